@@ -1,0 +1,54 @@
+"""Events a game emits: every score with its breakdown, and other public happenings.
+
+Events are the explanation players see ("why did blue get 10?") and what the simulator
+aggregates, so they carry the full breakdown rather than just a number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(slots=True)
+class ScoreEvent:
+    """Points paid for one reason.
+
+    ``source`` is what paid: ``city``, ``road``, ``monastery``, ``garden``, ``field``, or an
+    expansion's source (``bet``, ``map-chip``, ``wine``).  ``reason`` says when: ``completed``,
+    ``final``, ``abbot-recall``, …  ``points`` maps seat -> points gained (only seats that gained).
+    """
+
+    turn: int
+    source: str
+    reason: str
+    points: dict[int, int]
+    tiles: int = 0
+    coats_of_arms: int = 0
+    figures: dict[int, int] = field(default_factory=dict)
+    squares: list[tuple[int, int]] = field(default_factory=list)
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["type"] = "score"
+        data["points"] = {str(k): v for k, v in self.points.items()}
+        data["figures"] = {str(k): v for k, v in self.figures.items()}
+        data["squares"] = [list(s) for s in self.squares]
+        return data
+
+
+@dataclass(slots=True)
+class GameEvent:
+    """A public happening that pays nothing by itself (a discarded tile, a bet placed…)."""
+
+    turn: int
+    type: str
+    seat: int | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+Event = ScoreEvent | GameEvent

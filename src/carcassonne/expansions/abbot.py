@@ -1,0 +1,66 @@
+"""The Abbot (C3 box, RULES.md §2): one abbot per seat for monasteries and gardens.
+
+The abbot is a figure type the core places like a meeple; this module adds it to the supplies and
+offers the recall: in step 2, instead of placing a figure, take the abbot back and score at once
+what its monastery or garden is worth now (1 + surrounding tiles).  Gardens score like
+monasteries, which the core does for every cloister-like feature.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..board import decode
+from ..tiles import GARDEN, MONASTERY
+from .base import Expansion
+
+if TYPE_CHECKING:
+    from ..game import Game
+
+ABBOT = "abbot"
+
+
+class RecallAbbot(NamedTuple):
+    """Step 2 alternative: take back your abbot from square (x, y) and score it now."""
+
+    x: int
+    y: int
+
+
+class Abbot(Expansion):
+    name = "abbot"
+    figure_types = {ABBOT: frozenset({MONASTERY, GARDEN})}
+
+    def setup(self, game: Game) -> None:
+        for supply in game.supply:
+            supply[ABBOT] = 1
+
+    def _abbot_segment(self, game: Game, seat: int) -> int | None:
+        for segment, (owner, figure) in game.figures.items():
+            if owner == seat and figure == ABBOT:
+                return segment
+        return None
+
+    def figure_actions(self, game: Game) -> list[Any]:
+        segment = self._abbot_segment(game, game.active)
+        if segment is None:
+            return []
+        return [RecallAbbot(*decode(game.seg_pos[segment]))]
+
+    def apply_figure_action(self, game: Game, action: Any) -> bool:
+        if not isinstance(action, RecallAbbot):
+            return False
+        segment = self._abbot_segment(game, game.active)
+        assert segment is not None
+        feature = game.seg_feature[segment]
+        points = game.feature_value(feature, final=True)
+        game.remove_figure(segment)
+        game.add_points(
+            game.active,
+            points,
+            feature.kind_name,
+            "abbot-recall",
+            square=list(decode(game.seg_pos[segment])),
+            value=points,
+        )
+        return True

@@ -1,0 +1,95 @@
+"""The interface through which an expansion plugs into the engine's turn.
+
+The core runs a turn as: draw → ``tile`` decision → :meth:`Expansion.after_tile_placed` →
+``figure`` decision (plus :meth:`Expansion.figure_actions`) → core scoring →
+:meth:`Expansion.after_scoring` → :meth:`Expansion.end_of_turn` → next turn; and at the end:
+:meth:`Expansion.before_final_scoring` → core final scoring.
+
+Hooks never return control flow: an expansion that needs a seat to decide something queues a
+:class:`Decision` with :meth:`Game.push_decision`; the game then asks the owning expansion for the
+legal actions (:meth:`Expansion.decision_actions`) and hands it the chosen one
+(:meth:`Expansion.resolve`).  The core therefore never learns what a bet or a wine is.
+
+Only hooks an expansion overrides are called, so an unused hook costs nothing on the hot path.
+Expansion state lives on the expansion object; :meth:`Expansion.copy` must copy it for
+:meth:`Game.copy`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from ..features import Feature
+    from ..game import Game, PlacedTile
+    from ..tiles import Orientation
+
+
+@dataclass(slots=True)
+class Decision:
+    """A choice some seat must make before the game can go on."""
+
+    owner: Expansion | None  # None: the core's own decisions (tile, figure)
+    phase: str
+    seat: int
+    data: Any = None
+
+
+class Expansion:
+    """Base class: every hook is a no-op; subclasses override what they need."""
+
+    name: ClassVar[str] = "expansion"
+    #: figure types this expansion adds: name -> feature kinds it may stand on
+    figure_types: ClassVar[dict[str, frozenset[int]]] = {}
+    #: tile sets this expansion shuffles into the land tiles
+    tile_sets: ClassVar[tuple[str, ...]] = ()
+    #: whether :meth:`setup` replaces the base start tile (``game.start_tile``)
+    provides_start_tile: ClassVar[bool] = False
+
+    def setup(self, game: Game) -> None:
+        """Adjust the game before the first turn (stack, supplies, board)."""
+
+    def placement_allowed(self, game: Game, pos: int, orientation: Orientation) -> bool:
+        """Extra restriction on tile placement (called only while :attr:`restricts_placement`)."""
+        return True
+
+    def restricts_placement(self, game: Game) -> bool:
+        """Whether :meth:`placement_allowed` must be consulted for the current tile."""
+        return False
+
+    def after_tile_placed(self, game: Game, placed: PlacedTile) -> None:
+        """Step 1 effects of the tile just placed (e.g. collecting a map chip)."""
+
+    def figure_actions(self, game: Game) -> list[Any]:
+        """Additional step-2 actions (e.g. recalling the abbot)."""
+        return []
+
+    def apply_figure_action(self, game: Game, action: Any) -> bool:
+        """Carry out a step-2 action this expansion offered; False if it is not ours."""
+        return False
+
+    def after_scoring(self, game: Game, completed: list[Feature]) -> None:
+        """Step 3, after the core scored the features this turn completed."""
+
+    def end_of_turn(self, game: Game) -> None:
+        """After step 3 (e.g. step 4, place bets)."""
+
+    def before_final_scoring(self, game: Game) -> None:
+        """At the start of final scoring, before the core scores incomplete features."""
+
+    def decision_actions(self, game: Game, decision: Decision) -> list[Any]:
+        """Legal actions for a decision this expansion queued."""
+        raise NotImplementedError
+
+    def resolve(self, game: Game, decision: Decision, action: Any) -> None:
+        """Carry out ``action`` (already checked legal) for ``decision``."""
+        raise NotImplementedError
+
+    def view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """This expansion's part of a seat's view (``None``: a spectator)."""
+        return {}
+
+    def copy(self) -> Expansion:
+        """An independent copy of this expansion's state."""
+        return self

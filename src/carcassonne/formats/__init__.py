@@ -1,0 +1,1 @@
+"""Formats at the edge of the engine: actions as JSON, game records."""

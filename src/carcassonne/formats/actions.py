@@ -1,0 +1,71 @@
+"""Actions as JSON objects: ``{"type": "place-tile", "x": 1, "y": 0, "rotation": 90}``.
+
+Used by game records, the command line and the web app, so that every edge speaks the same
+action language.  Decoding checks the shape and the field types and names what is wrong.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Pass, PlaceFigure, PlaceTile
+from ..expansions.abbot import RecallAbbot
+
+ACTION_TYPES: dict[str, type] = {
+    "place-tile": PlaceTile,
+    "place-figure": PlaceFigure,
+    "pass": Pass,
+    "recall-abbot": RecallAbbot,
+}
+
+
+def register_action(name: str, cls: type) -> None:
+    ACTION_TYPES[name] = cls
+
+
+def _type_names() -> dict[type, str]:
+    return {cls: name for name, cls in ACTION_TYPES.items()}
+
+
+class ActionFormatError(ValueError):
+    """A JSON action that is not well-formed."""
+
+
+def action_to_json(action: Any) -> dict[str, Any]:
+    name = _type_names().get(type(action))
+    if name is None:
+        raise ActionFormatError(f"unknown action type {type(action).__name__}")
+    data: dict[str, Any] = {"type": name}
+    for key, value in action._asdict().items():
+        data[key] = list(value) if isinstance(value, tuple) else value
+    return data
+
+
+def action_from_json(data: Any) -> Any:
+    if not isinstance(data, dict):
+        raise ActionFormatError(f"an action must be a JSON object, not {type(data).__name__}")
+    name = data.get("type")
+    cls = ACTION_TYPES.get(name)  # type: ignore[arg-type]
+    if cls is None:
+        known = ", ".join(sorted(ACTION_TYPES))
+        raise ActionFormatError(f"unknown action type {name!r} (known: {known})")
+    fields: tuple[str, ...] = cls._fields  # type: ignore[attr-defined]
+    extra = set(data) - set(fields) - {"type"}
+    if extra:
+        raise ActionFormatError(f"action {name!r} has unknown keys {sorted(extra)}")
+    values = []
+    for key in fields:
+        if key not in data:
+            raise ActionFormatError(f"action {name!r} is missing {key!r}")
+        value = data[key]
+        expected = str(cls.__annotations__.get(key, ""))
+        if expected == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+            raise ActionFormatError(f"action {name!r}: {key!r} must be a whole number")
+        if expected == "str" and not isinstance(value, str):
+            raise ActionFormatError(f"action {name!r}: {key!r} must be a string")
+        if expected.startswith("tuple"):
+            if not isinstance(value, list):
+                raise ActionFormatError(f"action {name!r}: {key!r} must be a list")
+            value = tuple(value)
+        values.append(value)
+    return cls(*values)

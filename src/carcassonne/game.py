@@ -1,0 +1,897 @@
+"""The game: state, phases, legal actions, scoring.
+
+:class:`Game` is the one core type.  A turn is a sequence of decisions (``phase`` says which,
+``to_move`` says who): ``tile`` (place the drawn tile), ``figure`` (place a figure, or an
+expansion's alternative such as recalling the abbot), then any decisions expansions queue
+(settling or placing bets, selling wine).  ``legal_actions()`` lists what ``to_move`` may do;
+``apply(action)`` does it and runs the game forward to the next decision.  Chance happens only at
+setup (the stack is shuffled from the seed), so a game is fully determined by its options and its
+actions, and a record of those replays it exactly.
+
+Everything here is on the hot path of simulation: the board and features are updated
+incrementally (see ``features.py``), legal placements come from a cache keyed by the edge
+constraint of each open square, and nothing is re-traced.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .actions import PASS, Pass, PlaceFigure, PlaceTile
+from .board import DELTAS, OPPOSITE, RING, Geometry, decode, encode
+from .events import Event, GameEvent, ScoreEvent
+from .expansions.base import Decision, Expansion
+from .features import Feature
+from .tiles import (
+    BORDER,
+    CITY,
+    FIELD,
+    GARDEN,
+    KIND_NAMES,
+    MONASTERY,
+    ROAD,
+    Orientation,
+    TileType,
+    tile_by_id,
+    tile_set,
+)
+
+MEEPLE = "meeple"
+MEEPLE_KINDS = frozenset({CITY, ROAD, FIELD, MONASTERY})
+CLOISTERS = (MONASTERY, GARDEN)
+DEFAULT_MEEPLES = 7
+MAP_MEEPLES = 9  # RULES.md §4: 9 per player on a map (option)
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the game is unchanged."""
+
+
+class GameSetupError(ValueError):
+    """Options that do not make a game (e.g. 7 players, River on a map)."""
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Everything that fixes a game before the first action."""
+
+    players: int = 2
+    river: bool = False
+    abbot: bool = False
+    bets: bool = False
+    map: str | None = None
+    map_chips: bool = False
+    #: figures per seat; None = 7, or 9 on a map
+    meeples: int | None = None
+    #: copies of the base set (a map game may use two)
+    copies: int = 1
+    #: map games: the two start squares used, first gets the start tile (None = random from seed)
+    start_squares: tuple[str, str] | None = None
+    seed: int | None = None
+    #: explicit draw order (tile ids), replacing the shuffled stack; the game ends when it is empty
+    stack: tuple[str, ...] | None = None
+
+    def with_(self, **changes: Any) -> GameOptions:
+        return replace(self, **changes)
+
+
+class PlacedTile:
+    """A tile on the board: where, which orientation, and where its segments are numbered."""
+
+    __slots__ = ("pos", "orientation", "base", "turn", "seat")
+
+    def __init__(self, pos: int, orientation: Orientation, base: int, turn: int, seat: int | None):
+        self.pos = pos
+        self.orientation = orientation
+        self.base = base  # global id of its first segment
+        self.turn = turn
+        self.seat = seat
+
+    @property
+    def xy(self) -> tuple[int, int]:
+        return decode(self.pos)
+
+    @property
+    def tile(self) -> TileType:
+        return self.orientation.tile
+
+    def __repr__(self) -> str:
+        return f"<{self.tile.id} at {self.xy} r{self.orientation.rotation}>"
+
+
+# (tile index << 12 | edge constraint) -> orientations of that tile that satisfy the constraint
+_FIT_CACHE: dict[int, tuple[Orientation, ...]] = {}
+_PLACE_ACTIONS: dict[int, PlaceTile] = {}
+_FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
+
+# Turn stages after the core's own decisions; see Game._continue.
+_END_OF_TURN, _NEXT_TURN, _FINAL, _FINAL_SCORE, _OVER = range(5)
+
+
+def _matches(edges: tuple[int, ...], key: int) -> bool:
+    for d in range(4):
+        code = (key >> (3 * d)) & 7
+        if code and code != edges[d]:
+            return False
+    return True
+
+
+def _fits(tile: TileType, key: int) -> tuple[Orientation, ...]:
+    cache_key = (tile.index << 12) | key
+    fits = _FIT_CACHE.get(cache_key)
+    if fits is None:
+        fits = tuple(o for o in tile.distinct_orientations if _matches(o.edges, key))
+        _FIT_CACHE[cache_key] = fits
+    return fits
+
+
+def _place_action(pos: int, rotation: int) -> PlaceTile:
+    key = pos * 4 + rotation // 90
+    action = _PLACE_ACTIONS.get(key)
+    if action is None:
+        x, y = decode(pos)
+        action = _PLACE_ACTIONS[key] = PlaceTile(x, y, rotation)
+    return action
+
+
+def _figure_action(figure: str, location: str) -> PlaceFigure:
+    action = _FIGURE_ACTIONS.get((figure, location))
+    if action is None:
+        action = _FIGURE_ACTIONS[(figure, location)] = PlaceFigure(figure, location)
+    return action
+
+
+def _overrides(ext: Expansion, hook: str) -> bool:
+    return getattr(type(ext), hook) is not getattr(Expansion, hook)
+
+
+class Game:
+    """A game of Carcassonne with the options' expansions.
+
+    Public state (read it, do not mutate it): ``scores``, ``supply`` (per seat, figure type ->
+    count in hand), ``board`` (pos -> :class:`PlacedTile`), ``events``, ``phase``, ``to_move``,
+    ``active`` (whose turn it is), ``current_tile``, ``turn``.
+    """
+
+    def __init__(self, options: GameOptions | None = None, **kwargs: Any) -> None:
+        if options is None:
+            options = GameOptions(**kwargs)
+        elif kwargs:
+            options = replace(options, **kwargs)
+        if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
+            raise GameSetupError(
+                f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {options.players}"
+            )
+        if options.copies < 1:
+            raise GameSetupError("copies must be at least 1")
+        if options.map is not None and options.river:
+            raise GameSetupError("the River cannot be played on a map (RULES.md D13)")
+        if options.map_chips and options.map is None:
+            raise GameSetupError("map chips need a map (--map)")
+        self.options = options
+        self.players = options.players
+        self.scores = [0] * self.players
+        meeples = options.meeples or (MAP_MEEPLES if options.map else DEFAULT_MEEPLES)
+        if meeples < 1:
+            raise GameSetupError("meeples must be at least 1")
+        self.supply: list[dict[str, int]] = [{MEEPLE: meeples} for _ in range(self.players)]
+        self.figure_kinds: dict[str, frozenset[int]] = {MEEPLE: MEEPLE_KINDS}
+        self.board: dict[int, PlacedTile] = {}
+        self.seg_feature: list[Feature] = []
+        self.seg_pos: list[int] = []
+        #: empty playable squares next to a placed tile -> edge constraint (3 bits per side)
+        self.frontier: dict[int, int] = {}
+        #: global segment id -> (seat, figure type) of the figure standing there
+        self.figures: dict[int, tuple[int, str]] = {}
+        self.events: list[Event] = []
+        self.turn = 0
+        self.active = 0
+        self.to_move = 0
+        self.phase = "tile"
+        #: draw pile; the next tile is ``stack[-1]``
+        self.stack: list[TileType] = []
+        self.discarded: list[TileType] = []
+        self.current_tile: TileType | None = None
+        self.last_placed: PlacedTile | None = None
+        self.map: Any = None  # a maps.GameMap on a map game
+        self.geometry = Geometry()
+        self._inactive: set[int] = set()  # printed tiles not yet reached by a played tile
+        self._placements: list[tuple[int, Orientation]] = []
+        self._legal: list[Any] | None = None
+        self._queue: list[Decision] = []
+        self._stage = _END_OF_TURN
+        self._completed: list[Feature] = []
+        self.start_tile: TileType | None = None
+
+        from .expansions import build_expansions
+
+        self.expansions: list[Expansion] = build_expansions(options)
+        for ext in self.expansions:
+            self.figure_kinds.update(ext.figure_types)
+        self._bind_hooks()
+        self.rng = random.Random(options.seed)
+        self._setup()
+
+    # ------------------------------------------------------------------------------------ setup
+
+    def _bind_hooks(self) -> None:
+        exts = self.expansions
+        self._restrictors = [e for e in exts if _overrides(e, "placement_allowed")]
+        self._after_place = [e for e in exts if _overrides(e, "after_tile_placed")]
+        self._figure_exts = [e for e in exts if _overrides(e, "figure_actions")]
+        self._after_scoring = [e for e in exts if _overrides(e, "after_scoring")]
+        self._end_of_turn = [e for e in exts if _overrides(e, "end_of_turn")]
+        self._before_final = [e for e in exts if _overrides(e, "before_final_scoring")]
+        self._squares = self.geometry.squares
+
+    def expansion(self, name: str) -> Any:
+        """The active expansion called ``name``, or None."""
+        for ext in self.expansions:
+            if ext.name == name:
+                return ext
+        return None
+
+    def tile_sets(self) -> list[str]:
+        sets = ["base"]
+        for ext in self.expansions:
+            sets.extend(getattr(ext, "tile_sets", ()))
+        return sets
+
+    def _setup(self) -> None:
+        options = self.options
+        base = tile_set("base")
+        start = tile_by_id(f"base/{base.start_tile}")
+        pool: list[TileType] = []
+        for name in self.tile_sets():
+            copies = options.copies if name == "base" else 1
+            pool.extend(tile for _ in range(copies) for tile in tile_set(name).copies())
+        self.start_tile = start
+        if options.map is not None:
+            from .maps import load_map
+
+            self.map = load_map(options.map)
+            self.geometry = self.map.geometry
+            self._squares = self.geometry.squares
+            for printed in self.geometry.printed:
+                self._put_printed(printed)
+        if options.stack is not None:
+            self.stack = [self._stack_tile(tile_id, i) for i, tile_id in enumerate(options.stack)]
+            self._check_stack_counts(pool)
+            self.stack.reverse()
+        else:
+            # With the River the base start tile is an ordinary land tile (RULES.md §2).
+            if not any(ext.provides_start_tile for ext in self.expansions):
+                pool.remove(start)
+            self.rng.shuffle(pool)
+            self.stack = pool
+        for ext in self.expansions:
+            ext.setup(self)
+        self._place_start_tiles()
+        self._start_turn()
+
+    def _stack_tile(self, tile_id: str, index: int) -> TileType:
+        try:
+            tile = tile_by_id(tile_id)
+        except KeyError:
+            raise GameSetupError(f"stack entry {index + 1}: unknown tile {tile_id!r}") from None
+        return tile
+
+    def _check_stack_counts(self, pool: list[TileType]) -> None:
+        available: dict[str, int] = {}
+        for tile in pool:
+            available[tile.id] = available.get(tile.id, 0) + 1
+        river = self.options.river
+        if river:
+            for tile in tile_set("river").copies():
+                available[tile.id] = available.get(tile.id, 0) + 1
+        start = tile_set("river").start_tile if river else None
+        if start is None:
+            available[self.start_tile.id] -= 1  # type: ignore[union-attr]
+        else:
+            available[f"river/{start}"] -= 1
+        used: dict[str, int] = {}
+        for tile in self.stack:
+            used[tile.id] = used.get(tile.id, 0) + 1
+            if used[tile.id] > available.get(tile.id, 0):
+                raise GameSetupError(
+                    f"stack names {tile.id} more often than the enabled tile sets hold "
+                    f"({available.get(tile.id, 0)})"
+                )
+
+    def _place_start_tiles(self) -> None:
+        start = self.start_tile
+        assert start is not None
+        if self.map is None:
+            self._place(encode(0, 0), start.orientations[0], None)
+            return
+        # RULES.md D6/D7: two of the map's start squares; the start tile on the first, the top
+        # tile of the shuffled stack on the second, both at rotation 0.
+        names = self.options.start_squares
+        if names is None:
+            names = tuple(self.rng.sample(sorted(self.map.start_squares), 2))  # type: ignore
+        self.used_start_squares = self.map.check_start_squares(names)
+        first, second = (self.map.start_squares[n] for n in names)
+        self._place(first, start.orientations[0], None)
+        if self.stack:
+            self._place(second, self.stack.pop().orientations[0], None)
+
+    def _put_printed(self, printed: Any) -> None:
+        from .tiles import printed_city_tile
+
+        pos = encode(printed.x, printed.y)
+        orientation = printed_city_tile(printed.name, printed.open_edges).orientations[0]
+        base = len(self.seg_feature)
+        self.board[pos] = PlacedTile(pos, orientation, base, 0, None)
+        seg = orientation.segments[0]
+        self.seg_feature.append(Feature(CITY, base, pos, len(seg.edges), 0))
+        self.seg_pos.append(pos)
+        self._inactive.add(pos)
+
+    # --------------------------------------------------------------------------------- the turn
+
+    def _legal_placements(self, tile: TileType) -> list[tuple[int, Orientation]]:
+        placements = [(pos, o) for pos, key in self.frontier.items() for o in _fits(tile, key)]
+        if self._restrictors:
+            for ext in self._restrictors:
+                if ext.restricts_placement(self):
+                    placements = [
+                        (pos, o) for pos, o in placements if ext.placement_allowed(self, pos, o)
+                    ]
+        return placements
+
+    def _start_turn(self) -> None:
+        """Draw until a tile fits somewhere (unplaceable tiles are discarded), or end the game."""
+        stack = self.stack
+        while stack:
+            tile = stack.pop()
+            self.current_tile = tile
+            placements = self._legal_placements(tile)
+            if placements:
+                self._placements = placements
+                self.phase = "tile"
+                self.to_move = self.active
+                self._legal = None
+                return
+            self.discarded.append(tile)
+            self.events.append(GameEvent(self.turn, "discard", None, {"tile": tile.id}))
+        self.current_tile = None
+        self._stage = _FINAL
+        self._continue()
+
+    @property
+    def is_last_tile(self) -> bool:
+        """Whether the tile of this turn is the last of the game (nothing left to draw)."""
+        return not self.stack
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def legal_actions(self) -> list[Any]:
+        """What ``to_move`` may do now.  The list is shared: do not modify it."""
+        legal = self._legal
+        if legal is None:
+            phase = self.phase
+            if phase == "tile":
+                legal = [_place_action(pos, o.rotation) for pos, o in self._placements]
+            elif phase == "figure":
+                legal = self._figure_actions()
+            elif phase == "over":
+                legal = []
+            else:
+                decision = self._queue[0]
+                assert decision.owner is not None
+                legal = decision.owner.decision_actions(self, decision)
+            self._legal = legal
+        return legal
+
+    def apply(self, action: Any) -> None:
+        """Carry out ``action`` for ``to_move``; raises :class:`IllegalAction` (game unchanged)."""
+        phase = self.phase
+        if phase == "tile":
+            self._apply_tile(action)
+        elif phase == "figure":
+            self._apply_figure(action)
+        elif phase == "over":
+            raise IllegalAction("the game is over")
+        else:
+            if action not in self.legal_actions():
+                raise IllegalAction(f"{action!r} is not a legal {phase} action now")
+            decision = self._queue.pop(0)
+            assert decision.owner is not None
+            decision.owner.resolve(self, decision, action)
+            self._legal = None
+            self._continue()
+
+    def _apply_tile(self, action: Any) -> None:
+        if not isinstance(action, PlaceTile):
+            raise IllegalAction(f"phase 'tile' expects PlaceTile, not {action!r}")
+        x, y, rotation = action
+        tile = self.current_tile
+        assert tile is not None
+        if rotation not in (0, 90, 180, 270):
+            raise IllegalAction(f"rotation must be 0, 90, 180 or 270, not {rotation!r}")
+        try:
+            pos = encode(x, y)
+        except (ValueError, TypeError):
+            raise IllegalAction(f"square ({x}, {y}) is off the board") from None
+        key = self.frontier.get(pos)
+        if key is None:
+            raise IllegalAction(self._why_not_square(pos, x, y))
+        orientation = tile.orientations[rotation // 90]
+        if not _matches(orientation.edges, key):
+            raise IllegalAction(
+                f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})"
+            )
+        for ext in self._restrictors:
+            if ext.restricts_placement(self) and not ext.placement_allowed(self, pos, orientation):
+                raise IllegalAction(
+                    f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules"
+                )
+        placed = self._place(pos, orientation, self.active)
+        self.last_placed = placed
+        self.turn += 1
+        for ext in self._after_place:
+            ext.after_tile_placed(self, placed)
+        self.phase = "figure"
+        self._legal = None
+
+    def _why_not_square(self, pos: int, x: int, y: int) -> str:
+        if pos in self.board:
+            return f"square ({x}, {y}) is already occupied"
+        if not self.geometry.playable(pos):
+            return f"square ({x}, {y}) is not on the {self.geometry.name} board"
+        return f"square ({x}, {y}) does not touch a placed tile"
+
+    def _place(self, pos: int, orientation: Orientation, seat: int | None) -> PlacedTile:
+        board = self.board
+        seg_feature = self.seg_feature
+        base = len(seg_feature)
+        placed = PlacedTile(pos, orientation, base, self.turn, seat)
+        board[pos] = placed
+        for seg in orientation.segments:
+            feature = Feature(seg.kind, len(seg_feature), pos, len(seg.edges), seg.coat_of_arms)
+            if seg.cities:
+                feature.cities = [base + c for c in seg.cities]
+            seg_feature.append(feature)
+            self.seg_pos.append(pos)
+        frontier = self.frontier
+        frontier.pop(pos, None)
+        squares = self._squares
+        edge_segment = orientation.edge_segment
+        half_segment = orientation.half_segment
+        merge = self._merge
+        for d in range(4):
+            q = pos + DELTAS[d]
+            mine = edge_segment[d]
+            neighbour = board.get(q)
+            if neighbour is None:
+                if squares is None or q in squares:
+                    frontier[q] = self._constraint(q)
+                elif mine >= 0:  # runs into the map border: closed on this side
+                    seg_feature[base + mine].open -= 1
+                continue
+            od = OPPOSITE[d]
+            other = neighbour.orientation
+            if other.edges[od] == BORDER:
+                if mine >= 0:
+                    seg_feature[base + mine].open -= 1
+                continue
+            if mine >= 0:
+                a = seg_feature[base + mine]
+                b = seg_feature[neighbour.base + other.edge_segment[od]]
+                if a is not b:
+                    a = merge(a, b)
+                a.open -= 2
+            h = half_segment[2 * d]
+            if h >= 0:
+                a = seg_feature[base + h]
+                b = seg_feature[neighbour.base + other.half_segment[2 * od + 1]]
+                if a is not b:
+                    merge(a, b)
+            h = half_segment[2 * d + 1]
+            if h >= 0:
+                a = seg_feature[base + h]
+                b = seg_feature[neighbour.base + other.half_segment[2 * od]]
+                if a is not b:
+                    merge(a, b)
+            if self._inactive and q in self._inactive:
+                self._activate(q)
+        return placed
+
+    def _activate(self, pos: int) -> None:
+        """A played tile reached a printed tile: from now on it anchors placements too."""
+        self._inactive.discard(pos)
+        for d in range(4):
+            q = pos + DELTAS[d]
+            if q not in self.board and self.geometry.playable(q):
+                self.frontier[q] = self._constraint(q)
+
+    def _constraint(self, pos: int) -> int:
+        board = self.board
+        key = 0
+        for d in range(4):
+            neighbour = board.get(pos + DELTAS[d])
+            if neighbour is not None:
+                code = neighbour.orientation.edges[OPPOSITE[d]]
+                if code != BORDER:
+                    key |= code << (3 * d)
+        return key
+
+    def _merge(self, a: Feature, b: Feature) -> Feature:
+        if len(a.segments) < len(b.segments):
+            a, b = b, a
+        seg_feature = self.seg_feature
+        for g in b.segments:
+            seg_feature[g] = a
+        a.segments.extend(b.segments)
+        a.squares |= b.squares
+        a.open += b.open
+        a.coat_of_arms += b.coat_of_arms
+        if b.figures:
+            a.figures.extend(b.figures)
+        if b.cities:
+            a.cities.extend(b.cities)
+        return a
+
+    # ------------------------------------------------------------------------------ figures
+
+    def _figure_actions(self) -> list[Any]:
+        placed = self.last_placed
+        assert placed is not None
+        segments = placed.orientation.segments
+        base = placed.base
+        seg_feature = self.seg_feature
+        supply = self.supply[self.active]
+        actions: list[Any] = [PASS]
+        for figure, kinds in self.figure_kinds.items():
+            if supply.get(figure, 0) <= 0:
+                continue
+            for i, seg in enumerate(segments):
+                if seg.kind in kinds and not seg_feature[base + i].figures:
+                    actions.append(_figure_action(figure, seg.location))
+        for ext in self._figure_exts:
+            actions.extend(ext.figure_actions(self))
+        return actions
+
+    def _apply_figure(self, action: Any) -> None:
+        if action not in self.legal_actions():
+            raise IllegalAction(self._why_not_figure(action))
+        if isinstance(action, PlaceFigure):
+            placed = self.last_placed
+            assert placed is not None
+            index = placed.orientation.locations[action.location]
+            self.put_figure(self.active, action.figure, placed.base + index)
+        elif not isinstance(action, Pass):
+            for ext in self._figure_exts:
+                if ext.apply_figure_action(self, action):
+                    break
+        self._score_turn()
+
+    def _why_not_figure(self, action: Any) -> str:
+        if not isinstance(action, PlaceFigure):
+            return f"{action!r} is not a legal action in phase 'figure'"
+        placed = self.last_placed
+        assert placed is not None
+        if action.figure not in self.figure_kinds:
+            return f"there is no figure type {action.figure!r} in this game"
+        if self.supply[self.active].get(action.figure, 0) <= 0:
+            return f"seat {self.active} has no {action.figure} left"
+        index = placed.orientation.locations.get(action.location)
+        if index is None:
+            return f"the tile just placed has no feature at {action.location!r}"
+        seg = placed.orientation.segments[index]
+        if seg.kind not in self.figure_kinds[action.figure]:
+            return f"a {action.figure} cannot stand on a {KIND_NAMES[seg.kind]}"
+        return f"the {KIND_NAMES[seg.kind]} at {action.location} is already occupied"
+
+    def put_figure(self, seat: int, figure: str, segment: int) -> None:
+        self.supply[seat][figure] -= 1
+        self.seg_feature[segment].figures.append((seat, figure, segment))
+        self.figures[segment] = (seat, figure)
+
+    def return_figures(self, feature: Feature) -> None:
+        for seat, figure, segment in feature.figures:
+            self.supply[seat][figure] += 1
+            del self.figures[segment]
+        feature.figures = []
+
+    def remove_figure(self, segment: int) -> None:
+        """Take one figure off the board back to its owner (the abbot's recall)."""
+        seat, figure = self.figures.pop(segment)
+        feature = self.seg_feature[segment]
+        feature.figures = [f for f in feature.figures if f[2] != segment]
+        self.supply[seat][figure] += 1
+
+    # ------------------------------------------------------------------------------ scoring
+
+    def ring_count(self, pos: int) -> int:
+        """How many of the 8 squares around ``pos`` hold a tile."""
+        board = self.board
+        return sum(1 for d in RING if pos + d in board)
+
+    def feature_value(self, feature: Feature, final: bool) -> int:
+        """What a feature pays now: completed (``final=False``) or at the end of the game."""
+        kind = feature.kind
+        tiles = len(feature.squares)
+        if kind == CITY:
+            return (tiles + feature.coat_of_arms) * (1 if final else 2)
+        if kind == ROAD:
+            return tiles
+        if kind in CLOISTERS:
+            if feature.complete:
+                return 9
+            (pos,) = feature.squares
+            return 1 + self.ring_count(pos)
+        raise ValueError("fields are scored by score_field")
+
+    def _score_turn(self) -> None:
+        placed = self.last_placed
+        assert placed is not None
+        seg_feature = self.seg_feature
+        completed: list[Feature] = []
+        base = placed.base
+        for i, seg in enumerate(placed.orientation.segments):
+            if seg.kind == CITY or seg.kind == ROAD:
+                feature = seg_feature[base + i]
+                if feature.open == 0 and not feature.complete:
+                    feature.complete = True
+                    completed.append(feature)
+        board = self.board
+        pos = placed.pos
+        for q in (pos, *(pos + d for d in RING)):
+            tile_here = board.get(q)
+            if tile_here is None:
+                continue
+            for i, seg in enumerate(tile_here.orientation.segments):
+                if seg.kind in CLOISTERS:
+                    feature = seg_feature[tile_here.base + i]
+                    if not feature.complete and self.ring_count(q) == 8:
+                        feature.complete = True
+                        completed.append(feature)
+        for feature in completed:
+            self.score_feature(feature, "completed")
+        self._completed = completed
+        for ext in self._after_scoring:
+            ext.after_scoring(self, completed)
+        self._stage = _END_OF_TURN
+        self._continue()
+
+    def score_feature(self, feature: Feature, reason: str) -> ScoreEvent:
+        """Pay a road, city or cloister to its majority; completed ones return their figures."""
+        points = self.feature_value(feature, final=reason == "final")
+        winners = feature.majority()
+        for seat in winners:
+            self.scores[seat] += points
+        event = ScoreEvent(
+            turn=self.turn,
+            source=feature.kind_name,
+            reason=reason,
+            points={seat: points for seat in winners},
+            tiles=len(feature.squares),
+            coats_of_arms=feature.coat_of_arms,
+            figures=feature.figure_counts(),
+            squares=sorted(decode(p) for p in feature.squares),
+            detail={"value": points},
+        )
+        self.events.append(event)
+        if reason != "final":
+            self.return_figures(feature)
+        return event
+
+    def score_field(self, feature: Feature) -> ScoreEvent:
+        cities = self.bordering_cities(feature)
+        complete = [c for c in cities if c.complete]
+        points = 3 * len(complete)
+        winners = feature.majority()
+        for seat in winners:
+            self.scores[seat] += points
+        event = ScoreEvent(
+            turn=self.turn,
+            source="field",
+            reason="final",
+            points={seat: points for seat in winners},
+            figures=feature.figure_counts(),
+            squares=sorted(decode(p) for p in feature.squares),
+            detail={"completed_cities": len(complete), "value": points},
+        )
+        self.events.append(event)
+        return event
+
+    def bordering_cities(self, feature: Feature) -> list[Feature]:
+        seen: dict[int, Feature] = {}
+        for g in feature.cities:
+            city = self.seg_feature[g]
+            seen[id(city)] = city
+        return list(seen.values())
+
+    def features(self) -> list[Feature]:
+        """Every distinct feature on the board."""
+        seen: dict[int, Feature] = {}
+        for feature in self.seg_feature:
+            seen[id(feature)] = feature
+        return list(seen.values())
+
+    def features_at(self, x: int, y: int) -> list[tuple[str, Feature]]:
+        """(location, feature) for each segment of the tile on square (x, y)."""
+        placed = self.board[encode(x, y)]
+        return [
+            (seg.location, self.seg_feature[placed.base + i])
+            for i, seg in enumerate(placed.orientation.segments)
+        ]
+
+    def feature_at(self, x: int, y: int, location: str) -> Feature:
+        placed = self.board[encode(x, y)]
+        return self.seg_feature[placed.base + placed.orientation.locations[location]]
+
+    def _final_scoring(self) -> None:
+        features = self.features()
+        for feature in features:
+            if feature.figures and not feature.complete and feature.kind != FIELD:
+                self.score_feature(feature, "final")
+        for feature in features:
+            if feature.figures and feature.kind == FIELD:
+                self.score_field(feature)
+
+    # ------------------------------------------------------------------------ decisions/flow
+
+    def push_decision(self, decision: Decision) -> None:
+        """Queue a decision (used by expansions); it is asked once earlier ones are resolved."""
+        self._queue.append(decision)
+
+    def _continue(self) -> None:
+        queue = self._queue
+        while not queue:
+            stage = self._stage
+            if stage == _END_OF_TURN:
+                self._stage = _NEXT_TURN
+                for ext in self._end_of_turn:
+                    ext.end_of_turn(self)
+            elif stage == _NEXT_TURN:
+                self.active = (self.active + 1) % self.players
+                self._start_turn()
+                return
+            elif stage == _FINAL:
+                self._stage = _FINAL_SCORE
+                self.phase = "final"
+                for ext in self._before_final:
+                    ext.before_final_scoring(self)
+            elif stage == _FINAL_SCORE:
+                self._final_scoring()
+                self._stage = _OVER
+                self.phase = "over"
+                self._legal = None
+                return
+            else:
+                return
+        head = queue[0]
+        self.phase = head.phase
+        self.to_move = head.seat
+        self._legal = None
+
+    # ------------------------------------------------------------------------------ results
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [seat for seat, score in enumerate(self.scores) if score == best]
+
+    def add_points(self, seat: int, points: int, source: str, reason: str, **detail: Any) -> None:
+        """Pay points that do not come from a feature (bets, map chips, wine)."""
+        self.scores[seat] += points
+        self.events.append(
+            ScoreEvent(self.turn, source, reason, {seat: points} if points else {}, detail=detail)
+        )
+
+    def log(self, event_type: str, seat: int | None = None, **detail: Any) -> None:
+        self.events.append(GameEvent(self.turn, event_type, seat, detail))
+
+    # ------------------------------------------------------------------------------ copying
+
+    def copy(self) -> Game:
+        """An independent copy for search (shares only immutable tile data)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        clones: dict[int, Feature] = {}
+        new_features = []
+        for feature in self.seg_feature:
+            clone = clones.get(id(feature))
+            if clone is None:
+                clone = clones[id(feature)] = feature.clone()
+            new_features.append(clone)
+        other.seg_feature = new_features
+        other._completed = [clones[id(f)] for f in self._completed if id(f) in clones]
+        other.seg_pos = self.seg_pos.copy()
+        other.board = self.board.copy()
+        other.frontier = self.frontier.copy()
+        other.figures = self.figures.copy()
+        other.scores = self.scores.copy()
+        other.supply = [s.copy() for s in self.supply]
+        other.events = self.events.copy()
+        other.stack = self.stack.copy()
+        other.discarded = self.discarded.copy()
+        other._inactive = self._inactive.copy()
+        other._queue = self._queue.copy()
+        other._legal = None
+        other.expansions = [e.copy() for e in self.expansions]
+        other._bind_hooks()
+        return other
+
+    # ------------------------------------------------------------------------------- views
+
+    def placed_tiles(self) -> Iterable[PlacedTile]:
+        return (p for p in self.board.values() if p.pos not in self._printed_positions())
+
+    def _printed_positions(self) -> set[int]:
+        return {encode(p.x, p.y) for p in self.geometry.printed}
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may know (``None``: a spectator).  Never the stack order."""
+        printed = self._printed_positions()
+        tiles = []
+        for placed in self.board.values():
+            if placed.pos in printed:
+                continue
+            x, y = decode(placed.pos)
+            tiles.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "tile": placed.tile.id,
+                    "rotation": placed.orientation.rotation,
+                    "turn": placed.turn,
+                }
+            )
+        figures = []
+        for segment, (owner, figure) in sorted(self.figures.items()):
+            x, y = decode(self.seg_pos[segment])
+            placed = self.board[self.seg_pos[segment]]
+            location = placed.orientation.segments[segment - placed.base].location
+            figures.append({"x": x, "y": y, "location": location, "seat": owner, "figure": figure})
+        view: dict[str, Any] = {
+            "seat": seat,
+            "players": self.players,
+            "phase": self.phase,
+            "active": self.active,
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "scores": list(self.scores),
+            "supply": [dict(s) for s in self.supply],
+            "tiles": tiles,
+            "figures": figures,
+            "current_tile": self.current_tile.id if self.current_tile else None,
+            "tiles_left": len(self.stack),
+            "discarded": [t.id for t in self.discarded],
+            "expansions": {e.name: e.view(self, seat) for e in self.expansions},
+        }
+        if seat is not None and seat == self.to_move and not self.is_over:
+            from .formats.actions import action_to_json
+
+            view["legal_actions"] = [action_to_json(a) for a in self.legal_actions()]
+        return view
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game players={self.players} turn={self.turn} phase={self.phase} "
+            f"scores={self.scores}>"
+        )
+
+
+@dataclass
+class GameSummary:
+    """Final or running totals per seat and per source, derived from the events."""
+
+    scores: list[int]
+    by_source: list[dict[str, int]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, game: Game) -> GameSummary:
+        by_source: list[dict[str, int]] = [{} for _ in range(game.players)]
+        for event in game.events:
+            if isinstance(event, ScoreEvent):
+                for seat, points in event.points.items():
+                    by_source[seat][event.source] = by_source[seat].get(event.source, 0) + points
+        return cls(list(game.scores), by_source)
