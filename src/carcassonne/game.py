@@ -188,6 +188,10 @@ class Game:
         #: global segment id -> (seat, figure type) of the figure standing there
         self.figures: dict[int, tuple[int, str]] = {}
         self.events: list[Event] = []
+        #: every applied action as (seat, action), in order: with the options, the whole game
+        self.history: list[tuple[int, Any]] = []
+        #: every drawn tile id in draw order, with whether it was discarded as unplaceable
+        self.draws: list[tuple[str, bool]] = []
         self.turn = 0
         self.active = 0
         self.to_move = 0
@@ -350,6 +354,7 @@ class Game:
             tile = stack.pop()
             self.current_tile = tile
             placements = self._legal_placements(tile)
+            self.draws.append((tile.id, not placements))
             if placements:
                 self._placements = placements
                 self.phase = "tile"
@@ -401,6 +406,7 @@ class Game:
         else:
             if action not in self.legal_actions():
                 raise IllegalAction(f"{action!r} is not a legal {phase} action now")
+            self.history.append((self.to_move, action))
             decision = self._queue.pop(0)
             assert decision.owner is not None
             decision.owner.resolve(self, decision, action)
@@ -432,6 +438,7 @@ class Game:
                 raise IllegalAction(
                     f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules"
                 )
+        self.history.append((self.active, action))
         placed = self._place(pos, orientation, self.active)
         self.last_placed = placed
         self.turn += 1
@@ -561,6 +568,7 @@ class Game:
     def _apply_figure(self, action: Any) -> None:
         if action not in self.legal_actions():
             raise IllegalAction(self._why_not_figure(action))
+        self.history.append((self.active, action))
         if isinstance(action, PlaceFigure):
             placed = self.last_placed
             assert placed is not None
@@ -812,6 +820,8 @@ class Game:
         other.supply = [s.copy() for s in self.supply]
         other.events = self.events.copy()
         other.stack = self.stack.copy()
+        other.history = self.history.copy()
+        other.draws = self.draws.copy()
         other.discarded = self.discarded.copy()
         other._inactive = self._inactive.copy()
         other._queue = self._queue.copy()

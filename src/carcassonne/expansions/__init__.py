@@ -1,6 +1,8 @@
 """Expansions: each plugs into the engine's turn through :class:`Expansion` hooks.
 
-``build_expansions`` turns game options into expansion objects, in the order their hooks run.
+``build_expansions`` turns game options into expansion objects, in the order their hooks run:
+within step 3 the bets are settled (``after_scoring``) before wine is sold, and wine is sold
+(``end_of_turn``) before step 4 places bets.
 """
 
 from __future__ import annotations
@@ -25,4 +27,12 @@ def build_expansions(options: GameOptions) -> list[Expansion]:
         from .abbot import Abbot
 
         expansions.append(Abbot())
+    if options.map_chips:
+        from .mapchips import MapChips
+
+        expansions.append(MapChips())
+    if options.bets:
+        from .bets import Bets
+
+        expansions.append(Bets())
     return expansions
