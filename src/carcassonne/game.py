@@ -103,9 +103,10 @@ class PlacedTile:
         return f"<{self.tile.id} at {self.xy} r{self.orientation.rotation}>"
 
 
-# (tile index << 12 | edge constraint) -> orientations of that tile that satisfy the constraint
-_FIT_CACHE: dict[int, tuple[Orientation, ...]] = {}
-_PLACE_ACTIONS: dict[int, PlaceTile] = {}
+# tile index -> list indexed by edge constraint (3 bits per side) -> rotation indices that fit
+_FIT_TABLES: dict[int, list[tuple[int, ...]]] = {}
+# pos -> the four PlaceTile actions on that square, shared by every game
+_PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
 _FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
 
 # Turn stages after the core's own decisions; see Game._continue.
@@ -120,22 +121,28 @@ def _matches(edges: tuple[int, ...], key: int) -> bool:
     return True
 
 
-def _fits(tile: TileType, key: int) -> tuple[Orientation, ...]:
-    cache_key = (tile.index << 12) | key
-    fits = _FIT_CACHE.get(cache_key)
-    if fits is None:
-        fits = tuple(o for o in tile.distinct_orientations if _matches(o.edges, key))
-        _FIT_CACHE[cache_key] = fits
-    return fits
+def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
+    """For every possible edge constraint, the distinct rotations of ``tile`` that satisfy it.
+
+    Built once per tile type (4096 small entries), so finding legal placements is one list
+    index per open square.
+    """
+    table = _FIT_TABLES.get(tile.index)
+    if table is None:
+        table = [
+            tuple(o.rotation // 90 for o in tile.distinct_orientations if _matches(o.edges, key))
+            for key in range(1 << 12)
+        ]
+        _FIT_TABLES[tile.index] = table
+    return table
 
 
-def _place_action(pos: int, rotation: int) -> PlaceTile:
-    key = pos * 4 + rotation // 90
-    action = _PLACE_ACTIONS.get(key)
-    if action is None:
+def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
+    actions = _PLACE_ACTIONS.get(pos)
+    if actions is None:
         x, y = decode(pos)
-        action = _PLACE_ACTIONS[key] = PlaceTile(x, y, rotation)
-    return action
+        actions = _PLACE_ACTIONS[pos] = tuple(PlaceTile(x, y, r) for r in (0, 90, 180, 270))
+    return actions
 
 
 def _figure_action(figure: str, location: str) -> PlaceFigure:
@@ -204,7 +211,9 @@ class Game:
         self.map: Any = None  # a maps.GameMap on a map game
         self.geometry = Geometry()
         self._inactive: set[int] = set()  # printed tiles not yet reached by a played tile
-        self._placements: list[tuple[int, Orientation]] = []
+        #: square -> global ids of its monastery/garden segments that are not complete yet
+        self._open_cloisters: dict[int, tuple[int, ...]] = {}
+        self._placements: list[PlaceTile] = []
         self._legal: list[Any] | None = None
         self._queue: list[Decision] = []
         self._stage = _END_OF_TURN
@@ -337,13 +346,25 @@ class Game:
 
     # --------------------------------------------------------------------------------- the turn
 
-    def _legal_placements(self, tile: TileType) -> list[tuple[int, Orientation]]:
-        placements = [(pos, o) for pos, key in self.frontier.items() for o in _fits(tile, key)]
+    def _legal_placements(self, tile: TileType) -> list[PlaceTile]:
+        table = _fit_table(tile)
+        placements: list[PlaceTile] = []
+        append = placements.append
+        for pos, key in self.frontier.items():
+            rotations = table[key]
+            if rotations:
+                actions = _PLACE_ACTIONS.get(pos) or _place_actions(pos)
+                for r in rotations:
+                    append(actions[r])
         if self._restrictors:
             for ext in self._restrictors:
                 if ext.restricts_placement(self):
                     placements = [
-                        (pos, o) for pos, o in placements if ext.placement_allowed(self, pos, o)
+                        a
+                        for a in placements
+                        if ext.placement_allowed(
+                            self, encode(a.x, a.y), tile.orientations[a.rotation // 90]
+                        )
                     ]
         return placements
 
@@ -382,7 +403,7 @@ class Game:
         if legal is None:
             phase = self.phase
             if phase == "tile":
-                legal = [_place_action(pos, o.rotation) for pos, o in self._placements]
+                legal = self._placements
             elif phase == "figure":
                 legal = self._figure_actions()
             elif phase == "over":
@@ -466,9 +487,12 @@ class Game:
                 feature.cities = [base + c for c in seg.cities]
             seg_feature.append(feature)
             self.seg_pos.append(pos)
+        if orientation.cloisters:
+            self._open_cloisters[pos] = tuple(base + i for i in orientation.cloisters)
         frontier = self.frontier
         frontier.pop(pos, None)
         squares = self._squares
+        edges = orientation.edges
         edge_segment = orientation.edge_segment
         half_segment = orientation.half_segment
         merge = self._merge
@@ -478,7 +502,10 @@ class Game:
             neighbour = board.get(q)
             if neighbour is None:
                 if squares is None or q in squares:
-                    frontier[q] = self._constraint(q)
+                    if self._inactive:
+                        frontier[q] = self._constraint(q)
+                    else:  # only this tile's side changed for q
+                        frontier[q] = frontier.get(q, 0) | (edges[d] << (3 * OPPOSITE[d]))
                 elif mine >= 0:  # runs into the map border: closed on this side
                     seg_feature[base + mine].open -= 1
                 continue
@@ -643,22 +670,20 @@ class Game:
         seg_feature = self.seg_feature
         completed: list[Feature] = []
         base = placed.base
-        for i, seg in enumerate(placed.orientation.segments):
-            if seg.kind == CITY or seg.kind == ROAD:
-                feature = seg_feature[base + i]
-                if feature.open == 0 and not feature.complete:
-                    feature.complete = True
-                    completed.append(feature)
-        board = self.board
-        pos = placed.pos
-        for q in (pos, *(pos + d for d in RING)):
-            tile_here = board.get(q)
-            if tile_here is None:
-                continue
-            for i, seg in enumerate(tile_here.orientation.segments):
-                if seg.kind in CLOISTERS:
-                    feature = seg_feature[tile_here.base + i]
-                    if not feature.complete and self.ring_count(q) == 8:
+        for i in placed.orientation.closable:
+            feature = seg_feature[base + i]
+            if feature.open == 0 and not feature.complete:
+                feature.complete = True
+                completed.append(feature)
+        open_cloisters = self._open_cloisters
+        if open_cloisters:
+            pos = placed.pos
+            for q in (pos, *(pos + d for d in RING)):
+                segments = open_cloisters.get(q)
+                if segments is not None and self.ring_count(q) == 8:
+                    del open_cloisters[q]
+                    for g in segments:
+                        feature = seg_feature[g]
                         feature.complete = True
                         completed.append(feature)
         for feature in completed:
@@ -824,6 +849,7 @@ class Game:
         other.draws = self.draws.copy()
         other.discarded = self.discarded.copy()
         other._inactive = self._inactive.copy()
+        other._open_cloisters = self._open_cloisters.copy()
         other._queue = self._queue.copy()
         other._legal = None
         other.expansions = [e.copy() for e in self.expansions]

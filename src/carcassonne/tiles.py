@@ -67,6 +67,8 @@ class Orientation:
     half_segment: tuple[int, ...]  # field segment on each half-edge (-1 where none)
     rivers: tuple[tuple[int, ...], ...]
     locations: dict[str, int]  # every accepted location name -> segment index
+    closable: tuple[int, ...] = ()  # indices of city and road segments (complete when closed)
+    cloisters: tuple[int, ...] = ()  # indices of monastery and garden segments
 
 
 @dataclass(slots=True)
@@ -153,6 +155,8 @@ def _orient(tile: TileType, rotation: int) -> Orientation:
         half_segment=tuple(half_segment),
         rivers=rivers,
         locations=locations,
+        closable=tuple(i for i, s in enumerate(segments) if s.kind in (CITY, ROAD)),
+        cloisters=tuple(i for i, s in enumerate(segments) if s.kind in (MONASTERY, GARDEN)),
     )
 
 
