@@ -13,8 +13,16 @@ from .tiles import KIND_NAMES
 
 
 class Feature:
-    __slots__ = ("kind", "segments", "squares", "open", "coat_of_arms", "figures", "cities",
-                 "complete")
+    __slots__ = (
+        "kind",
+        "segments",
+        "squares",
+        "open",
+        "coat_of_arms",
+        "figures",
+        "cities",
+        "complete",
+    )
 
     def __init__(self, kind: int, segment: int, square: int, open_edges: int, coat_of_arms: int):
         self.kind = kind

@@ -16,7 +16,6 @@ constraint of each open square, and nothing is re-traced.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -593,6 +592,8 @@ class Game:
         return actions
 
     def _apply_figure(self, action: Any) -> None:
+        if isinstance(action, PlaceFigure):
+            action = self._canonical_figure_action(action)
         if action not in self.legal_actions():
             raise IllegalAction(self._why_not_figure(action))
         self.history.append((self.active, action))
@@ -606,6 +607,15 @@ class Game:
                 if ext.apply_figure_action(self, action):
                     break
         self._score_turn()
+
+    def _canonical_figure_action(self, action: PlaceFigure) -> PlaceFigure:
+        """Name a feature by its canonical location: any edge of a city or road names it."""
+        placed = self.last_placed
+        assert placed is not None
+        index = placed.orientation.locations.get(action.location)
+        if index is None:
+            return action
+        return _figure_action(action.figure, placed.orientation.segments[index].location)
 
     def _why_not_figure(self, action: Any) -> str:
         if not isinstance(action, PlaceFigure):
@@ -857,9 +867,6 @@ class Game:
         return other
 
     # ------------------------------------------------------------------------------- views
-
-    def placed_tiles(self) -> Iterable[PlacedTile]:
-        return (p for p in self.board.values() if p.pos not in self._printed_positions())
 
     def _printed_positions(self) -> set[int]:
         return {encode(p.x, p.y) for p in self.geometry.printed}

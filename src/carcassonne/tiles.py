@@ -10,6 +10,7 @@ For speed the engine never rotates anything during play: each tile type carries 
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
@@ -398,10 +399,8 @@ def tile_by_id(tile_id: str) -> TileType:
     """Look a tile type up by id (``base/E``), loading its set on demand."""
     if tile_id not in _BY_ID:
         set_name = tile_id.split("/", 1)[0]
-        try:
+        with contextlib.suppress(TileDataError):  # an unknown set is an unknown tile
             tile_set(set_name)
-        except TileDataError:
-            pass
         if tile_id not in _BY_ID:
             raise KeyError(f"unknown tile id {tile_id!r}")
     return _BY_ID[tile_id]
