@@ -1,0 +1,176 @@
+"""A cheap static evaluation of a position, shared by the greedy bot and its phase policies.
+
+The value of a seat is its score, plus what its figures on unfinished features are expected to
+earn, plus what the figures still in hand are worth as future opportunities.  Only features with
+figures on them are looked at (an unclaimed feature earns nobody anything), so evaluating a
+position costs a few dozen operations however large the board is.
+
+The estimates are deliberately simple and tuned against the random bot and against variants of
+themselves (see ``benchmarks/README.md``); with no tiles left every estimate is exactly what final
+scoring pays, so the last turn is played exactly.
+
+Positions are evaluated *before* the step-3 scoring of the current turn as well as after it, so a
+road or city whose open-edge count is 0, or a cloister whose eight neighbours are placed, counts as
+completed (its value realised, its figures as good as back in hand) whether or not the engine has
+paid it yet.  That makes "tile placed, figure not yet chosen" directly comparable with "turn over".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..features import Feature
+from ..game import MEEPLE, Game
+from ..tiles import CITY, FIELD, ROAD
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Tunable constants of the evaluation (defaults measured, see benchmarks/README.md)."""
+
+    #: chance that one open city edge gets closed, given time (a city with k open edges: q**k)
+    city_edge_close: float = 0.8
+    #: own turns a feature needs per open edge before its estimate is at full strength
+    turns_per_open_edge: float = 2.0
+    #: tiles an open road/city is expected to grow by per open edge
+    growth_per_open_edge: float = 0.5
+    #: share of a cloister's empty neighbour squares expected to be filled with time
+    cloister_fill: float = 0.85
+    #: value of the free meeples in hand, first (scarcest) to last, at full time horizon
+    meeple_in_hand: tuple[float, ...] = (3.0, 2.2, 1.7, 1.4, 1.2, 1.0, 1.0, 1.0, 1.0)
+    #: value of any other figure type in hand (the abbot), at full time horizon
+    other_figure_in_hand: float = 1.5
+    #: own turns left from which a figure in hand is worth its full value
+    hand_horizon_turns: float = 8.0
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def is_done(game: Game, feature: Feature) -> bool:
+    """Whether ``feature`` is completed, or will be in this turn's step-3 scoring."""
+    if feature.complete:
+        return True
+    kind = feature.kind
+    if kind == CITY or kind == ROAD:
+        return feature.open == 0
+    if kind == FIELD:
+        return False
+    (pos,) = feature.squares
+    return game.ring_count(pos) == 8
+
+
+class Evaluator:
+    """Values positions for a fixed number of tiles left (the decision's, not a copy's)."""
+
+    __slots__ = ("players", "turns_left", "tiles_left", "weights")
+
+    def __init__(self, game: Game, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.players = game.players
+        self.tiles_left = len(game.stack)
+        #: own turns left for an average seat, including the current one when a tile is pending
+        self.turns_left = (self.tiles_left + (game.phase == "tile")) / game.players
+        self.weights = weights
+
+    def horizon(self, turns_needed: float) -> float:
+        """How much of an estimate's future part survives, 0 (no time) … 1 (plenty)."""
+        if turns_needed <= 0:
+            return 1.0
+        return min(1.0, self.turns_left / turns_needed)
+
+    def city_completion(self, game: Game, city: Feature) -> float:
+        """Estimated chance that ``city`` ends completed."""
+        if city.open == 0:
+            return 1.0
+        if self.tiles_left == 0:
+            return 0.0
+        w = self.weights
+        return w.city_edge_close**city.open * self.horizon(w.turns_per_open_edge * city.open)
+
+    def potential(self, game: Game, feature: Feature) -> float:
+        """Expected points ``feature`` pays its majority (realised value if it is done)."""
+        w = self.weights
+        kind = feature.kind
+        if kind == FIELD:
+            total = 0.0
+            for city in game.bordering_cities(feature):
+                total += self.city_completion(game, city)
+            return 3.0 * total
+        if kind == CITY or kind == ROAD:
+            tiles = len(feature.squares)
+            if feature.open == 0:
+                return 2.0 * (tiles + feature.coat_of_arms) if kind == CITY else float(tiles)
+            if self.tiles_left == 0:
+                return float(tiles + feature.coat_of_arms)  # coat_of_arms is 0 on roads
+            growth = w.growth_per_open_edge * feature.open * self.horizon(2.0)
+            base = tiles + feature.coat_of_arms + growth
+            if kind == ROAD:
+                return base
+            return base * (1.0 + self.city_completion(game, feature))
+        (pos,) = feature.squares
+        neighbours = game.ring_count(pos)
+        if neighbours == 8:
+            return 9.0
+        empty = 8 - neighbours
+        return 1.0 + neighbours + empty * w.cloister_fill * self.horizon(empty / 2.0)
+
+    def hand_value(self, figure: str, count: int) -> float:
+        """What ``count`` figures of one type in hand are worth as future opportunities."""
+        if count <= 0 or self.tiles_left == 0:
+            return 0.0
+        w = self.weights
+        if figure == MEEPLE:
+            table = w.meeple_in_hand
+            value = sum(table[: min(count, len(table))]) + table[-1] * max(0, count - len(table))
+        else:
+            value = w.other_figure_in_hand * count
+        return value * self.horizon(w.hand_horizon_turns)
+
+    def seat_values(self, game: Game) -> list[float]:
+        """Score + expected points of standing figures + value of figures in hand, per seat.
+
+        A finished game is worth exactly its scores.
+        """
+        return self.assess(game)[0]
+
+    def assess(self, game: Game) -> tuple[list[float], list[dict[str, int]]]:
+        """:meth:`seat_values` and each seat's figures in hand once this turn is scored."""
+        values = [float(s) for s in game.scores]
+        free = [dict(supply) for supply in game.supply]
+        if game.is_over:
+            return values, free
+        seen: set[int] = set()
+        seg_feature = game.seg_feature
+        for segment in game.figures:
+            feature = seg_feature[segment]
+            if id(feature) in seen:
+                continue
+            seen.add(id(feature))
+            points = self.potential(game, feature)
+            for seat in feature.majority():
+                values[seat] += points
+            if is_done(game, feature):
+                for seat, figure, _ in feature.figures:
+                    free[seat][figure] = free[seat].get(figure, 0) + 1
+        for seat, supply in enumerate(free):
+            for figure, count in supply.items():
+                values[seat] += self.hand_value(figure, count)
+        return values, free
+
+    def figure_gain(self, game: Game, figure: str, in_hand: int, feature: Feature) -> float:
+        """How much a seat's value changes by standing a ``figure`` on unoccupied ``feature``.
+
+        ``in_hand`` is how many of that figure the seat holds once this turn is scored (from
+        :meth:`assess`).
+        """
+        points = self.potential(game, feature)
+        if is_done(game, feature):
+            return points  # scored this turn and the figure comes straight back
+        return points + self.hand_value(figure, in_hand - 1) - self.hand_value(figure, in_hand)
+
+
+def relative(values: Sequence[float], seat: int) -> float:
+    """``seat``'s value minus the best other seat's: what every bot decision maximises."""
+    best_other = max(v for s, v in enumerate(values) if s != seat)
+    return values[seat] - best_other

@@ -1,0 +1,135 @@
+"""The greedy bot: the best-looking move one turn ahead, by a cheap static evaluation.
+
+Tile phase: every legal placement is tried on a copy of the game together with the best step-2
+choice for it (placing a figure on each free feature of the tile, passing, or an expansion's
+alternative such as recalling the abbot), and the placement whose best choice leaves the position
+worth most is played.  A position's worth for the bot is its value minus the best opponent's
+(:func:`evaluate.relative`); values come from :class:`evaluate.Evaluator`: score, plus expected
+points of figures standing on unfinished features (open cities and roads from their open edges
+and the time left, cloisters from their neighbours, fields from the completed and likely cities
+they border), plus what figures still in hand are worth (the fewer left, the more each is worth).
+The figure phase re-derives the same choice from the position, so the bot keeps no plan between
+calls and can take over any position.
+
+Other phases (expansion decisions such as ``bet``, ``settle``, ``wine``) go through a **policy
+registry**.  An expansion that wants the greedy bot to play its decisions well registers, from
+its own module::
+
+    from carcassonne.bots.greedy import register_policy
+
+    def bet_policy(game: Game, bot: GreedyBot) -> Action:  # one of game.legal_actions()
+        ...
+
+    register_policy("bet", bet_policy)
+
+A policy may use ``bot.rng`` (seeded: keep the bot deterministic), ``bot.evaluator(game)``,
+``bot.lookahead(game)`` and ``bot.pick(scored)``.  Phases without a policy fall back to
+``lookahead``: each legal action is applied to a copy and the resulting positions are compared
+(so a decision whose outcome the evaluation cannot tell apart is effectively a random one).
+
+Ties are broken with the bot's seeded generator, so a bot with a given seed plays a given game
+identically every time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..actions import Pass, PlaceFigure
+from ..game import Game
+from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, relative
+
+Policy = Callable[[Game, "GreedyBot"], Any]
+
+_POLICIES: dict[str, Policy] = {}
+
+#: scores closer than this to the best count as ties (evaluations are sums of floats)
+_TIE = 1e-9
+
+
+def register_policy(phase: str, fn: Policy) -> None:
+    """Let the greedy bot decide ``phase`` with ``fn(game, bot) -> action`` (replaces any)."""
+    if phase in ("tile", "figure"):
+        raise ValueError(f"the greedy bot plays phase {phase!r} itself")
+    _POLICIES[phase] = fn
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.rng = random.Random(seed)
+        self.weights = weights
+
+    def evaluator(self, game: Game) -> Evaluator:
+        """An evaluator for the decision ``game`` is at (fixes the time left for all options)."""
+        return Evaluator(game, self.weights)
+
+    def choose(self, game: Game) -> Any:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        phase = game.phase
+        if phase == "tile":
+            return self.pick(self._score_placements(game, actions))
+        if phase == "figure":
+            return self.pick(self._score_figure_actions(game, self.evaluator(game)))
+        policy = _POLICIES.get(phase)
+        if policy is not None:
+            return policy(game, self)
+        return self.pick(self.lookahead(game))
+
+    def pick(self, scored: Sequence[tuple[float, Any]]) -> Any:
+        """The best-scored action; ties broken by the bot's seeded generator."""
+        best = max(score for score, _ in scored)
+        tied = [action for score, action in scored if score >= best - _TIE]
+        return tied[0] if len(tied) == 1 else tied[int(self.rng.random() * len(tied))]
+
+    def lookahead(
+        self, game: Game, actions: Sequence[Any] | None = None
+    ) -> list[tuple[float, Any]]:
+        """(worth, action) of each action after applying it to a copy of ``game``."""
+        seat = game.to_move
+        evaluator = self.evaluator(game)
+        scored = []
+        for action in game.legal_actions() if actions is None else actions:
+            after = game.copy()
+            after.apply(action)
+            scored.append((relative(evaluator.seat_values(after), seat), action))
+        return scored
+
+    def _score_placements(self, game: Game, actions: Sequence[Any]) -> list[tuple[float, Any]]:
+        evaluator = self.evaluator(game)
+        scored = []
+        for action in actions:
+            after = game.copy()
+            after.apply(action)
+            options = self._score_figure_actions(after, evaluator)
+            scored.append((max(score for score, _ in options), action))
+        return scored
+
+    def _score_figure_actions(self, game: Game, evaluator: Evaluator) -> list[tuple[float, Any]]:
+        """(worth, action) for each step-2 action, with the tile just placed."""
+        seat = game.to_move
+        values, free = evaluator.assess(game)
+        placed = game.last_placed
+        assert placed is not None
+        scored = []
+        for action in game.legal_actions():
+            if isinstance(action, PlaceFigure):
+                index = placed.orientation.locations[action.location]
+                feature = game.seg_feature[placed.base + index]
+                in_hand = free[seat].get(action.figure, 0)
+                gain = evaluator.figure_gain(game, action.figure, in_hand, feature)
+                values[seat] += gain
+                scored.append((relative(values, seat), action))
+                values[seat] -= gain
+            elif isinstance(action, Pass):
+                scored.append((relative(values, seat), action))
+            else:  # an expansion's step-2 alternative: see what it does
+                after = game.copy()
+                after.apply(action)
+                scored.append((relative(evaluator.seat_values(after), seat), action))
+        return scored
