@@ -1,0 +1,350 @@
+"""Map-Chips France (RULES.md §5): collect grape chips from the map, sell them as wine.
+
+Setup spreads the chips face down over the map (:func:`spread_chips`).  A tile placed on a chip's
+square collects it: the placing seat scores its 1 or 2 points at once and keeps it face up
+(``after_tile_placed``).  In step 3, after the usual scoring, the active seat may sell one wine
+(``end_of_turn`` queues phase ``wine`` only when a sale is possible): chips of one grape colour
+worth exactly 2 (1+1 or a single 2, never 1+2), for 5 points when the tile just placed connects a
+road or a coat-of-arms city to the map border (export), or for 9 when it covers a town of that
+colour.  Sold chips leave the game; unsold chips score nothing.
+
+Decisions the rules leave open (numbered as in RULES.md, plus this module's own):
+
+- D10: per colour 6 chips worth 1 and 4 worth 2 (a map file may set other counts, for tests).
+- D11 (:func:`spread_chips`): the chip squares are drawn **exactly uniformly** among all sets of
+  squares that obey every placement rule of §5 *and* "spread evenly", which we define as: cut the
+  map into blocks of ``chip_block`` × ``chip_block`` squares (4 on France); a block with ``e``
+  eligible squares out of ``E`` on the map holds ``⌊n·e/E⌋`` or ``⌈n·e/E⌉`` of the ``n`` chips.
+  Which chip lies where is a uniform shuffle, all from the game's seed.
+- D12 (:func:`export_allowed`): the tile just placed must have a road, or a city segment whose
+  city (as it stands after the placement) has a coat of arms, on a side that faces the **edge of
+  the map** (off the grid or an unplayable square).  A large city's closed side closes features
+  (D9) but is not the map edge ("bord de la carte", a connection to another country), so it does
+  not allow export.
+- Selling is offered only when some sale is possible, so a seat is never asked just to pass.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..actions import PASS
+from ..board import DELTAS, STRIDE, decode
+from ..formats.actions import register_action
+from ..game import GameSetupError
+from ..tiles import CITY, ROAD
+from .base import Decision, Expansion
+
+if TYPE_CHECKING:
+    import random
+
+    from ..game import Game, PlacedTile
+    from ..maps import GameMap
+
+WINE = "wine"
+EXPORT, TOWN = "export", "town"
+#: RULES.md §5: what one wine pays at each outlet
+OUTLET_POINTS = {EXPORT: 5, TOWN: 9}
+#: the chips one wine is made of: a pair of 1s or a single 2 (never 1+2)
+WINES: tuple[tuple[int, ...], ...] = ((1, 1), (2,))
+#: how often setup redraws before declaring that a map cannot hold its chips
+_MAX_DRAWS = 20_000
+
+
+class Chip(NamedTuple):
+    colour: str
+    value: int
+
+
+class SellWine(NamedTuple):
+    """Step 3: hand in ``chips`` (values, ``(1, 1)`` or ``(2,)``) of one grape ``colour`` at
+    ``outlet`` (``"export"`` for 5 points or ``"town"`` for 9)."""
+
+    outlet: str
+    colour: str
+    chips: tuple[int, ...]
+
+
+register_action("sell-wine", SellWine)
+
+
+def chip_set(game_map: GameMap) -> list[Chip]:
+    """Every chip of the game (D10), in a fixed order before shuffling."""
+    from ..maps import GRAPES
+
+    return [
+        Chip(colour, value)
+        for colour in GRAPES
+        for value, count in sorted(game_map.chips_per_grape.items())
+        for _ in range(count)
+    ]
+
+
+# ------------------------------------------------------------------------------------ setup
+
+
+def eligible_squares(game_map: GameMap, used_starts: frozenset[int]) -> list[int]:
+    """Squares a chip may lie on (RULES.md §5): playable, not a town or large city, not next to
+    a used start square, not faced by an open edge of a large city."""
+    assert game_map.geometry.squares is not None
+    banned = set(game_map.towns)
+    for start in used_starts:
+        banned.update(start + d for d in DELTAS)
+    for pos, city in game_map.large_cities.items():
+        banned.update(pos + DELTAS[side] for side in city.open_edges)
+    return sorted(game_map.geometry.squares - banned)
+
+
+def _independent_sets(squares: list[int], sizes: set[int]) -> dict[int, list[tuple[int, ...]]]:
+    """All sets of pairwise non-adjacent ``squares`` whose size is in ``sizes``, by size."""
+    found: dict[int, list[tuple[int, ...]]] = {size: [] for size in sizes}
+    top = max(sizes, default=0)
+
+    def extend(start: int, chosen: list[int]) -> None:
+        if len(chosen) in found:
+            found[len(chosen)].append(tuple(chosen))
+        if len(chosen) == top:
+            return
+        for i in range(start, len(squares)):
+            pos = squares[i]
+            # squares are sorted, so only earlier chosen squares to the west or north can touch
+            if pos - 1 in chosen or pos - STRIDE in chosen:
+                continue
+            chosen.append(pos)
+            extend(i + 1, chosen)
+            chosen.pop()
+
+    extend(0, [])
+    return found
+
+
+class ChipLayout:
+    """Everything about spreading ``count`` chips on one map with one pair of start squares
+    that does not depend on the seed, computed once and shared by all such games.
+
+    The map's eligible squares are cut into blocks.  ``sets[b][c]`` lists every independent set
+    of ``c`` squares inside block ``b`` for the block's allowed counts ``c``; ``ways[b][t]`` is
+    the number of ways blocks ``b…`` can hold ``t`` chips in total (sum over count vectors of the
+    product of ``len(sets[b][c])``).  Drawing a count vector in proportion to that product and
+    then a uniform set per block gives every evenly spread, block-wise independent placement the
+    same probability; rejecting those where chips touch across a block edge leaves exactly the
+    uniform distribution over valid placements.
+    """
+
+    def __init__(self, game_map: GameMap, used_starts: frozenset[int], count: int) -> None:
+        squares = eligible_squares(game_map, used_starts)
+        size = game_map.chip_block
+        blocks: dict[tuple[int, int], list[int]] = {}
+        for pos in squares:
+            x, y = decode(pos)
+            blocks.setdefault((x // size, y // size), []).append(pos)
+        total = len(squares)
+        self.sets: list[dict[int, list[tuple[int, ...]]]] = []
+        for key in sorted(blocks):
+            members = blocks[key]
+            share_floor, rest = divmod(count * len(members), total) if total else (0, 0)
+            allowed = {share_floor, share_floor + 1} if rest else {share_floor}
+            sets = _independent_sets(members, allowed)
+            self.sets.append({c: s for c, s in sets.items() if s})
+        self.count = count
+        # ways[b][t]: weighted number of count vectors for blocks b… holding t chips
+        ways = [[0] * (count + 1) for _ in range(len(self.sets) + 1)]
+        ways[len(self.sets)][0] = 1
+        for b in range(len(self.sets) - 1, -1, -1):
+            for t in range(count + 1):
+                ways[b][t] = sum(
+                    len(sets) * ways[b + 1][t - c] for c, sets in self.sets[b].items() if c <= t
+                )
+        self.ways = ways
+
+    @property
+    def feasible(self) -> bool:
+        return self.ways[0][self.count] > 0
+
+    def draw(self, rng: random.Random) -> list[int] | None:
+        """One proposal: an evenly spread, block-wise valid placement, or None if chips touch
+        across a block edge (the caller draws again)."""
+        chosen: list[int] = []
+        left = self.count
+        ways = self.ways
+        for b, by_count in enumerate(self.sets):
+            pick = rng.randrange(ways[b][left])
+            for c, sets in sorted(by_count.items()):
+                if c > left:
+                    continue
+                weight = len(sets) * ways[b + 1][left - c]
+                if pick < weight:
+                    chosen.extend(sets[pick // ways[b + 1][left - c]])
+                    left -= c
+                    break
+                pick -= weight
+        taken = set(chosen)
+        for pos in chosen:
+            if pos + 1 in taken or pos + STRIDE in taken:
+                return None
+        return sorted(chosen)
+
+
+_LAYOUTS: dict[tuple[int, frozenset[int], int], tuple[GameMap, ChipLayout]] = {}
+
+
+def chip_layout(game_map: GameMap, used_starts: frozenset[int], count: int) -> ChipLayout:
+    key = (id(game_map), used_starts, count)
+    cached = _LAYOUTS.get(key)
+    if cached is None or cached[0] is not game_map:
+        cached = _LAYOUTS[key] = (game_map, ChipLayout(game_map, used_starts, count))
+    return cached[1]
+
+
+def spread_chips(
+    game_map: GameMap, used_starts: frozenset[int], count: int, rng: random.Random
+) -> list[int]:
+    """D11: the squares of ``count`` chips, uniform among rule-abiding even placements."""
+    layout = chip_layout(game_map, used_starts, count)
+    if layout.feasible:
+        for _ in range(_MAX_DRAWS):
+            squares = layout.draw(rng)
+            if squares is not None:
+                return squares
+    raise GameSetupError(
+        f"map {game_map.name} cannot hold {count} map chips evenly under the placement rules "
+        "(RULES.md §5); use fewer chips (chips_per_grape) or smaller blocks (chip_block)"
+    )
+
+
+# ------------------------------------------------------------------------------- the rules
+
+
+def export_allowed(game: Game, placed: PlacedTile) -> bool:
+    """D12: the tile connects a road, or a city with a coat of arms, to the map border."""
+    sides = game.map.border_sides(placed.pos)
+    if not sides:
+        return False
+    orientation = placed.orientation
+    for side in sides:
+        index = orientation.edge_segment[side]
+        if index < 0:
+            continue
+        kind = orientation.segments[index].kind
+        if kind == ROAD:
+            return True
+        if kind == CITY and game.seg_feature[placed.base + index].coat_of_arms > 0:
+            return True
+    return False
+
+
+def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
+    """The ways to make one wine of ``colour`` from ``chips``: exactly 2 points, never 1+2."""
+    ones = sum(1 for c in chips if c.colour == colour and c.value == 1)
+    twos = sum(1 for c in chips if c.colour == colour and c.value == 2)
+    return [wine for wine in WINES if (ones >= 2 if wine == (1, 1) else twos >= 1)]
+
+
+class MapChips(Expansion):
+    name = "map-chips"
+
+    def __init__(self) -> None:
+        #: square -> chip lying face down there
+        self.face_down: dict[int, Chip] = {}
+        #: per seat, the face-up chips in front of it, in the order collected
+        self.in_front: list[list[Chip]] = []
+        #: chips sold (they have left the game)
+        self.sold: list[Chip] = []
+
+    def copy(self) -> MapChips:
+        other = MapChips()
+        other.face_down = self.face_down.copy()
+        other.in_front = [chips.copy() for chips in self.in_front]
+        other.sold = self.sold.copy()
+        return other
+
+    def setup(self, game: Game) -> None:
+        game_map = game.map
+        used = frozenset(game_map.start_squares[name] for name in game.used_start_squares)
+        chips = chip_set(game_map)
+        squares = spread_chips(game_map, used, len(chips), game.rng)
+        game.rng.shuffle(chips)
+        self.face_down = dict(zip(squares, chips, strict=True))
+        self.in_front = [[] for _ in range(game.players)]
+        self.sold = []
+
+    def after_tile_placed(self, game: Game, placed: PlacedTile) -> None:
+        chip = self.face_down.pop(placed.pos, None)
+        if chip is None:
+            return
+        seat = game.active
+        self.in_front[seat].append(chip)
+        x, y = decode(placed.pos)
+        game.add_points(
+            seat, chip.value, "map-chip", "collected",
+            square=[x, y], colour=chip.colour, value=chip.value,
+        )  # fmt: skip
+
+    def sales(self, game: Game) -> list[SellWine]:
+        """The wines the active seat may sell this turn (empty if none)."""
+        placed = game.last_placed
+        chips = self.in_front[game.active]
+        if placed is None or not chips:
+            return []
+        options: list[SellWine] = []
+        if export_allowed(game, placed):
+            for colour in sorted({c.colour for c in chips}):
+                options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
+        town = game.map.town_at(placed.pos)
+        if town is not None and town.grape is not None:
+            options.extend(SellWine(TOWN, town.grape, wine) for wine in wines(chips, town.grape))
+        return options
+
+    def end_of_turn(self, game: Game) -> None:
+        options = self.sales(game)
+        if options:
+            game.push_decision(Decision(owner=self, phase=WINE, seat=game.active, data=options))
+
+    def decision_actions(self, game: Game, decision: Decision) -> list[Any]:
+        return [PASS, *decision.data]
+
+    def resolve(self, game: Game, decision: Decision, action: Any) -> None:
+        if not isinstance(action, SellWine):
+            game.log("wine-pass", decision.seat)
+            return
+        chips = self.in_front[decision.seat]
+        for value in action.chips:
+            chip = Chip(action.colour, value)
+            chips.remove(chip)
+            self.sold.append(chip)
+        detail: dict[str, Any] = {"colour": action.colour, "chips": list(action.chips)}
+        if action.outlet == TOWN:
+            placed = game.last_placed
+            assert placed is not None
+            detail["town"] = game.map.town_at(placed.pos).name
+            detail["square"] = list(decode(placed.pos))
+        game.add_points(decision.seat, OUTLET_POINTS[action.outlet], WINE, action.outlet, **detail)
+
+    def view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """Public: where face-down chips lie (never their colour or value), the chips in front of
+        every seat, how many were sold, and the towns."""
+        game_map = game.map
+        used = set(game.used_start_squares)
+        return {
+            "face_down": [{"x": x, "y": y} for x, y in sorted(map(decode, self.face_down))],
+            "in_front": [
+                [{"colour": c.colour, "value": c.value} for c in chips] for chips in self.in_front
+            ],
+            "sold": len(self.sold),
+            "towns": [
+                {
+                    "x": x,
+                    "y": y,
+                    "name": town.name,
+                    "grape": town.grape,
+                    "covered": pos in game.board,
+                }
+                for pos, town in sorted(game_map.towns.items())
+                for x, y in (decode(pos),)
+            ],
+            "start_squares": [
+                {"name": name, "x": x, "y": y, "used": name in used}
+                for name, pos in game_map.start_squares.items()
+                for x, y in (decode(pos),)
+            ],
+        }
