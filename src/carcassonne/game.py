@@ -210,6 +210,8 @@ class Game:
         self.map: Any = None  # a maps.GameMap on a map game
         self.geometry = Geometry()
         self._inactive: set[int] = set()  # printed tiles not yet reached by a played tile
+        #: map games: names of the two start squares in use (D6), the start tile's first
+        self.used_start_squares: tuple[str, ...] = ()
         #: square -> global ids of its monastery/garden segments that are not complete yet
         self._open_cloisters: dict[int, tuple[int, ...]] = {}
         self._placements: list[PlaceTile] = []
@@ -280,6 +282,9 @@ class Game:
                 pool.remove(start)
             self.rng.shuffle(pool)
             self.stack = pool
+        if self.map is not None:
+            # Chosen before the expansions' setup: Map-Chips keep clear of the used start squares.
+            self.used_start_squares = self._choose_start_squares()
         for ext in self.expansions:
             ext.setup(self)
         self._place_start_tiles()
@@ -320,16 +325,19 @@ class Game:
         if self.map is None:
             self._place(encode(0, 0), start.orientations[0], None)
             return
-        # RULES.md D6/D7: two of the map's start squares; the start tile on the first, the top
-        # tile of the shuffled stack on the second, both at rotation 0.
-        names = self.options.start_squares
-        if names is None:
-            names = tuple(self.rng.sample(sorted(self.map.start_squares), 2))  # type: ignore
-        self.used_start_squares = self.map.check_start_squares(names)
-        first, second = (self.map.start_squares[n] for n in names)
+        # RULES.md D7: the start tile on the first start square, the top tile of the shuffled
+        # stack on the second, both at rotation 0.
+        first, second = (self.map.start_squares[n] for n in self.used_start_squares)
         self._place(first, start.orientations[0], None)
         if self.stack:
             self._place(second, self.stack.pop().orientations[0], None)
+
+    def _choose_start_squares(self) -> tuple[str, str]:
+        """RULES.md D6: the two start squares used, from the options or drawn from the seed."""
+        names = self.options.start_squares
+        if names is None:
+            names = tuple(self.rng.sample(sorted(self.map.start_squares), 2))  # type: ignore
+        return self.map.check_start_squares(names)  # type: ignore[no-any-return]
 
     def _put_printed(self, printed: Any) -> None:
         from .tiles import printed_city_tile
@@ -539,9 +547,11 @@ class Game:
     def _activate(self, pos: int) -> None:
         """A played tile reached a printed tile: from now on it anchors placements too."""
         self._inactive.discard(pos)
+        edges = self.board[pos].orientation.edges
         for d in range(4):
             q = pos + DELTAS[d]
-            if q not in self.board and self.geometry.playable(q):
+            # D9: its closed sides are map border, which anchors nothing
+            if edges[d] != BORDER and q not in self.board and self.geometry.playable(q):
                 self.frontier[q] = self._constraint(q)
 
     def _constraint(self, pos: int) -> int:
