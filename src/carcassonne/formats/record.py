@@ -1,0 +1,585 @@
+"""Game records (``carcassonne-record/1``): a whole game as JSON a person can type, and its replay.
+
+A record is to Carcassonne what PGN is to chess: the setup (options, seats, seed or stack) and one
+entry per turn (who drew which tile, where it went, which figure was placed), plus every further
+decision taken in that turn, as the generic JSON actions of :mod:`.actions`.  The engine is
+deterministic given its options and actions, so replaying a record rebuilds the game exactly,
+scores and events included.  The format is documented in ``docs/record-format.md``; the JSON
+Schema ``schema/record.schema.json`` describes the same shape (it is used by the tests; the
+runtime checks here are written by hand so the engine keeps no dependencies and every error names
+the move and what is wrong).
+
+Where the tiles come from, in order of precedence:
+
+* ``stack``: the explicit draw order (``GameOptions.stack``); the game ends when it is empty.
+* ``seed``: the engine shuffles the enabled tile sets from the seed; each move's tile must be the
+  tile the engine drew.
+* neither (a physical game typed in): the tiles named by the moves and discards, in order, then
+  the rest of the enabled sets in the fixed shuffle of seed 0, so a record that stops early still
+  replays to a game that can go on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..actions import PASS, Pass, PlaceFigure, PlaceTile
+from ..bots import BOT_NAMES
+from ..expansions.abbot import RecallAbbot
+from ..game import Game, GameOptions, IllegalAction
+from ..tiles import ROTATIONS, tile_by_id
+from .actions import ActionFormatError, action_from_json, action_to_json
+
+RECORD_FORMAT = "carcassonne-record/1"
+SEAT_KINDS = ("human", *BOT_NAMES)
+#: the shuffle that orders the tiles a typed-in game never named
+PHYSICAL_SEED = 0
+
+_TOP_KEYS = {"format", "info", "options", "seats", "seed", "stack", "moves", "result"}
+_BOOL_OPTIONS = ("river", "abbot", "bets", "map_chips")
+_OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}
+_TURN_KEYS = {"seat", "tile", "x", "y", "rotation", "figure", "recall", "actions", "comment"}
+_DISCARD_KEYS = {"discard", "comment"}
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message names where and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    name: str | None
+    kind: str
+
+    def label(self, index: int) -> str:
+        return self.name if self.name else f"seat {index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn: the drawn tile, its placement, step 2, and the decisions taken before the next."""
+
+    number: int  # 1-based position in ``moves``, as error messages name it
+    seat: int
+    tile: str
+    place: PlaceTile
+    #: the step-2 action (a figure, PASS, or the abbot's recall); None = not taken yet
+    step2: Any
+    actions: tuple[tuple[int, Any], ...]
+
+    @property
+    def where(self) -> str:
+        return f"move {self.number} (seat {self.seat}, {self.tile})"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """A drawn tile that fit nowhere and was removed from the game (RULES.md §1 step 1)."""
+
+    number: int
+    tile: str
+
+    @property
+    def where(self) -> str:
+        return f"move {self.number} (discard {self.tile})"
+
+
+Move = Turn | Discard
+
+
+@dataclass(frozen=True)
+class Record:
+    """A checked record: what :func:`replay_record` needs, and the seats for display."""
+
+    options: GameOptions
+    seats: tuple[Seat, ...]
+    moves: tuple[Move, ...]
+    result: dict[str, Any] | None
+    info: dict[str, str]
+
+
+# ---------------------------------------------------------------------------------- reading
+
+
+def read_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Record:
+    """Read and check a record (a path to a JSON file, or the decoded JSON) without replaying it."""
+    if isinstance(source, Mapping):
+        return parse_record(source)
+    path = Path(source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot read the record: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(
+            f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    return parse_record(data)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), repr(value))
+
+
+def _keys(obj: Any, where: str, allowed: set[str], required: tuple[str, ...] = ()) -> None:
+    if not isinstance(obj, dict):
+        raise RecordError(f"{where}: must be a JSON object, not {_type_name(obj)}")
+    unknown = sorted(set(obj) - allowed)
+    if unknown:
+        raise RecordError(f"{where}: unknown key(s) {', '.join(map(repr, unknown))}")
+    for key in required:
+        if key not in obj:
+            raise RecordError(f"{where}: missing {key!r}")
+
+
+def _int(obj: dict[str, Any], key: str, where: str) -> int:
+    value = obj[key]
+    if not _is_int(value):
+        raise RecordError(f"{where}: {key!r} must be a whole number, not {_type_name(value)}")
+    return value  # type: ignore[no-any-return]
+
+
+def _str(obj: dict[str, Any], key: str, where: str) -> str:
+    value = obj[key]
+    if not isinstance(value, str) or not value:
+        raise RecordError(f"{where}: {key!r} must be a non-empty string, not {_type_name(value)}")
+    return value
+
+
+def _tile_id(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{where}: a tile id must be a string, not {_type_name(value)}")
+    try:
+        tile_by_id(value)
+    except KeyError:
+        raise RecordError(f"{where}: unknown tile {value!r} (ids look like 'base/E')") from None
+    return value
+
+
+def parse_record(data: Any) -> Record:
+    """Check the shape of decoded record JSON; every error names the key or move at fault."""
+    _keys(data, "record", _TOP_KEYS, ("format", "moves"))
+    if data["format"] != RECORD_FORMAT:
+        raise RecordError(f"record: 'format' must be {RECORD_FORMAT!r}, not {data['format']!r}")
+    info = data.get("info", {})
+    if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
+        raise RecordError("record: 'info' must be an object of strings")
+    seats = _parse_seats(data.get("seats"))
+    options = _parse_options(data.get("options", {}), seats)
+    seed = data.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise RecordError(f"record: 'seed' must be a whole number or null, not {_type_name(seed)}")
+    stack = data.get("stack")
+    if stack is not None:
+        if not isinstance(stack, list):
+            raise RecordError(
+                f"record: 'stack' must be a list of tile ids, not {_type_name(stack)}"
+            )
+        stack = tuple(_tile_id(t, f"stack entry {i + 1}") for i, t in enumerate(stack))
+    options = options.with_(seed=seed, stack=stack)
+    moves = data["moves"]
+    if not isinstance(moves, list):
+        raise RecordError(f"record: 'moves' must be a list, not {_type_name(moves)}")
+    parsed = tuple(_parse_move(raw, i + 1, options.players) for i, raw in enumerate(moves))
+    for move in parsed[:-1]:
+        if isinstance(move, Turn) and move.step2 is None:
+            raise RecordError(
+                f"{move.where}: no 'figure' (write \"figure\": null for none); only the last "
+                "move may stop before its figure step"
+            )
+    return Record(options, seats, parsed, _parse_result(data.get("result"), options.players), info)
+
+
+def _parse_seats(raw: Any) -> tuple[Seat, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise RecordError(f"record: 'seats' must be a list, not {_type_name(raw)}")
+    seats = []
+    for i, seat in enumerate(raw):
+        where = f"seats[{i}]"
+        _keys(seat, where, {"name", "kind"})
+        name = _str(seat, "name", where) if "name" in seat else None
+        kind = seat.get("kind", "human")
+        if kind not in SEAT_KINDS:
+            raise RecordError(
+                f"{where}: 'kind' must be one of {', '.join(SEAT_KINDS)}, not {kind!r}"
+            )
+        seats.append(Seat(name, kind))
+    return tuple(seats)
+
+
+def _parse_options(raw: Any, seats: tuple[Seat, ...]) -> GameOptions:
+    where = "options"
+    _keys(raw, where, _OPTION_KEYS)
+    values: dict[str, Any] = {}
+    for key in _BOOL_OPTIONS:
+        if key in raw:
+            if not isinstance(raw[key], bool):
+                raise RecordError(f"{where}: {key!r} must be true or false")
+            values[key] = raw[key]
+    for key in ("players", "copies"):
+        if key in raw:
+            values[key] = _int(raw, key, where)
+    for key, check in (("map", _str), ("meeples", _int)):
+        if raw.get(key) is not None:
+            values[key] = check(raw, key, where)
+    starts = raw.get("start_squares")
+    if starts is not None:
+        if not (
+            isinstance(starts, list)
+            and len(starts) == 2
+            and all(isinstance(s, str) for s in starts)
+        ):
+            raise RecordError(f"{where}: 'start_squares' must be a list of two square names")
+        values["start_squares"] = tuple(starts)
+    if seats:
+        players = values.setdefault("players", len(seats))
+        if players != len(seats):
+            raise RecordError(f"record: {len(seats)} seats listed for {players} players")
+    return GameOptions(**values)
+
+
+def _parse_move(raw: Any, number: int, players: int) -> Move:
+    where = f"move {number}"
+    if isinstance(raw, dict) and "discard" in raw:
+        _keys(raw, where, _DISCARD_KEYS)
+        return Discard(number, _tile_id(raw["discard"], where))
+    _keys(raw, where, _TURN_KEYS, ("seat", "tile", "x", "y", "rotation"))
+    seat = _seat(raw, where, players)
+    tile = _tile_id(raw["tile"], where)
+    where = f"move {number} (seat {seat}, {tile})"
+    x, y, rotation = (_int(raw, key, where) for key in ("x", "y", "rotation"))
+    if rotation not in ROTATIONS:
+        raise RecordError(f"{where}: 'rotation' must be 0, 90, 180 or 270, not {rotation}")
+    step2: Any = None
+    if "figure" in raw:
+        step2 = _parse_figure(raw["figure"], where)
+    if "recall" in raw:
+        if step2 not in (None, PASS):
+            raise RecordError(f"{where}: a turn has a figure or an abbot recall, not both")
+        recall = raw["recall"]
+        _keys(recall, f"{where}: 'recall'", {"x", "y"}, ("x", "y"))
+        step2 = RecallAbbot(_int(recall, "x", where), _int(recall, "y", where))
+    actions = raw.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}: 'actions' must be a list, not {_type_name(actions)}")
+    if actions and step2 is None:
+        raise RecordError(f"{where}: 'actions' come after the figure step, which is missing")
+    decisions = tuple(
+        _parse_decision(entry, f"{where}, action {i + 1}", players)
+        for i, entry in enumerate(actions)
+    )
+    return Turn(number, seat, tile, PlaceTile(x, y, rotation), step2, decisions)
+
+
+def _seat(obj: dict[str, Any], where: str, players: int) -> int:
+    seat = _int(obj, "seat", where)
+    if not 0 <= seat < players:
+        raise RecordError(f"{where}: seat {seat} does not exist (seats are 0 to {players - 1})")
+    return seat
+
+
+def _parse_figure(raw: Any, where: str) -> Any:
+    if raw is None:
+        return PASS
+    where = f"{where}: 'figure'"
+    _keys(raw, where, {"type", "location"}, ("type", "location"))
+    return PlaceFigure(_str(raw, "type", where), _str(raw, "location", where))
+
+
+def _parse_decision(raw: Any, where: str, players: int) -> tuple[int, Any]:
+    _keys(raw, where, {"seat", "action"}, ("seat", "action"))
+    try:
+        action = action_from_json(raw["action"])
+    except ActionFormatError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+    return _seat(raw, where, players), action
+
+
+def _parse_result(raw: Any, players: int) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    _keys(raw, "result", {"scores", "finished"})
+    scores = raw.get("scores")
+    if scores is not None and not (
+        isinstance(scores, list) and len(scores) == players and all(_is_int(s) for s in scores)
+    ):
+        raise RecordError(f"result: 'scores' must be a list of {players} whole numbers")
+    if "finished" in raw and not isinstance(raw["finished"], bool):
+        raise RecordError("result: 'finished' must be true or false")
+    return dict(raw)
+
+
+# ---------------------------------------------------------------------------------- replaying
+
+
+def load_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Game:
+    """Read a record and replay it; raises :class:`RecordError` and returns nothing on error."""
+    return replay_record(read_record(source))
+
+
+def replay_record(record: Record) -> Game:
+    """Rebuild the game a checked record describes, checking every move against the engine."""
+    options = record.options
+    if options.stack is None and options.seed is None:
+        options = options.with_(stack=_physical_stack(record), seed=PHYSICAL_SEED)
+    try:
+        game = Game(options)
+    except (ValueError, KeyError, OSError) as exc:
+        raise RecordError(f"setup: {exc}") from None
+    source = _draw_source(record.options)
+    drawn = 0  # how many of game.draws the record has accounted for
+    for move in record.moves:
+        if isinstance(move, Discard):
+            drawn = _check_discard(game, move, drawn)
+        else:
+            drawn = _check_draw(game, move, drawn, source)
+            _replay_turn(game, move)
+    if record.result is not None:
+        _check_result(game, record.result)
+    return game
+
+
+def _draw_source(options: GameOptions) -> str:
+    if options.stack is not None:
+        return "the record's stack"
+    if options.seed is not None:
+        return f"the shuffle of seed {options.seed}"
+    return "the tiles the record names"
+
+
+def _physical_stack(record: Record) -> tuple[str, ...]:
+    """The draw order of a typed-in game: the named tiles, then the rest (seed-0 shuffle)."""
+    if record.options.map is not None:
+        raise RecordError(
+            "setup: a map game needs a 'seed' or a 'stack' (its second start tile and map chips "
+            "come from the stack and the seed)"
+        )
+    try:
+        reference = Game(record.options.with_(seed=PHYSICAL_SEED, stack=None))
+    except (ValueError, KeyError, OSError) as exc:
+        raise RecordError(f"setup: {exc}") from None
+    pool = [tile.id for tile in reversed(reference.stack)]  # the draw order of the reference game
+    available = Counter(pool)
+    named: list[str] = []
+    used: Counter[str] = Counter()
+    for move in record.moves:
+        tile = move.tile
+        named.append(tile)
+        used[tile] += 1
+        if used[tile] > available[tile]:
+            held = available[tile]
+            if held == 0:
+                reason = (
+                    f"{tile} is not in this game's tile sets ({', '.join(reference.tile_sets())})"
+                )
+            else:
+                reason = f"{tile} is named more often than the enabled tile sets hold ({held})"
+            raise RecordError(f"{move.where}: {reason}")
+    rest = []
+    for tile in pool:
+        if used[tile]:
+            used[tile] -= 1
+        else:
+            rest.append(tile)
+    return (*named, *rest)
+
+
+def _check_discard(game: Game, move: Discard, drawn: int) -> int:
+    draws = game.draws
+    if drawn >= len(draws):
+        raise RecordError(f"{move.where}: {_no_draw_reason(game)}, so there is nothing to discard")
+    tile, discarded = draws[drawn]
+    if tile != move.tile:
+        got = "was discarded" if discarded else "was drawn and can be placed"
+        raise RecordError(
+            f"{move.where}: wrong discard: the record discards {move.tile}, but {tile} {got}"
+        )
+    if not discarded:
+        raise RecordError(
+            f"{move.where}: wrong discard: {tile} fits on the board, so it is not discarded "
+            "(a tile is discarded only if it fits nowhere)"
+        )
+    return drawn + 1
+
+
+def _no_draw_reason(game: Game) -> str:
+    if game.is_over:
+        return "the game is over (no tiles left)"
+    return f"seat {game.to_move} must still decide '{game.phase}' (list it in the 'actions')"
+
+
+def _check_draw(game: Game, move: Turn, drawn: int, source: str) -> int:
+    draws = game.draws
+    if game.phase != "tile" or drawn >= len(draws):
+        raise RecordError(f"{move.where}: {_no_draw_reason(game)}")
+    tile, discarded = draws[drawn]
+    if discarded:
+        raise RecordError(
+            f"{move.where}: {tile} fits nowhere and was discarded before this turn; the record "
+            f'must list {{"discard": "{tile}"}} here'
+        )
+    if tile != move.tile:
+        raise RecordError(
+            f"{move.where}: tile mismatch: the record says {move.tile}, but {source} "
+            f"draws {tile} here"
+        )
+    if move.seat != game.active:
+        raise RecordError(f"{move.where}: it is seat {game.active}'s turn, not seat {move.seat}'s")
+    return drawn + 1
+
+
+def _replay_turn(game: Game, move: Turn) -> None:
+    _apply(game, move.place, move.where)
+    if move.step2 is None:
+        return
+    _apply(game, move.step2, move.where)
+    for i, (seat, action) in enumerate(move.actions):
+        where = f"{move.where}, action {i + 1}"
+        if game.phase in ("tile", "over"):
+            state = "the game is over" if game.is_over else "the next turn has begun"
+            raise RecordError(f"{where}: no decision is pending ({state})")
+        if seat != game.to_move:
+            raise RecordError(
+                f"{where}: seat {game.to_move} decides '{game.phase}' now, not seat {seat}"
+            )
+        _apply(game, action, where)
+
+
+def _apply(game: Game, action: Any, where: str) -> None:
+    try:
+        game.apply(action)
+    except IllegalAction as exc:
+        raise RecordError(f"{where}: illegal {_describe(action)}: {exc}") from None
+
+
+def _describe(action: Any) -> str:
+    if isinstance(action, PlaceTile):
+        return f"placement at ({action.x}, {action.y}) rotation {action.rotation}"
+    if isinstance(action, PlaceFigure):
+        return f"{action.figure} on {action.location}"
+    if isinstance(action, RecallAbbot):
+        return f"abbot recall from ({action.x}, {action.y})"
+    return f"action {json.dumps(action_to_json(action))}"
+
+
+def _check_result(game: Game, result: dict[str, Any]) -> None:
+    scores = result.get("scores")
+    if scores is not None and list(scores) != game.scores:
+        raise RecordError(
+            f"result: the record says scores {scores}, the replay gives {game.scores}"
+        )
+    finished = result.get("finished")
+    if finished is not None and finished != game.is_over:
+        state = "is over" if game.is_over else "is not over"
+        raise RecordError(
+            f"result: the record says finished={str(finished).lower()}, but the game {state}"
+        )
+
+
+# ---------------------------------------------------------------------------------- writing
+
+
+def record_from_game(
+    game: Game, seats: list[Mapping[str, str]] | tuple[Seat, ...] | None = None
+) -> dict[str, Any]:
+    """The record of ``game`` so far (options, seats, every move and discard, the result)."""
+    options = game.options
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "options": _options_json(options)}
+    if seats:
+        record["seats"] = [_seat_json(seat) for seat in seats]
+    record["seed"] = options.seed
+    if options.stack is not None:
+        record["stack"] = list(options.stack)
+    record["moves"] = _moves_json(game)
+    record["result"] = {"scores": list(game.scores), "finished": game.is_over}
+    return record
+
+
+def _options_json(options: GameOptions) -> dict[str, Any]:
+    return {
+        "players": options.players,
+        "river": options.river,
+        "abbot": options.abbot,
+        "bets": options.bets,
+        "map": options.map,
+        "map_chips": options.map_chips,
+        "meeples": options.meeples,
+        "copies": options.copies,
+        "start_squares": list(options.start_squares) if options.start_squares else None,
+    }
+
+
+def _seat_json(seat: Mapping[str, str] | Seat) -> dict[str, str]:
+    if isinstance(seat, Seat):
+        return {"kind": seat.kind} if seat.name is None else {"name": seat.name, "kind": seat.kind}
+    return dict(seat)
+
+
+def _moves_json(game: Game) -> list[dict[str, Any]]:
+    draws = game.draws
+    drawn = 0
+    moves: list[dict[str, Any]] = []
+    turn: dict[str, Any] = {}
+    step2_due = False
+    for seat, action in game.history:
+        if isinstance(action, PlaceTile):
+            while draws[drawn][1]:
+                moves.append({"discard": draws[drawn][0]})
+                drawn += 1
+            x, y, rotation = action
+            turn = {"seat": seat, "tile": draws[drawn][0], "x": x, "y": y, "rotation": rotation}
+            drawn += 1
+            moves.append(turn)
+            step2_due = True
+        elif step2_due:
+            turn.update(_step2_json(action))
+            step2_due = False
+        else:
+            turn.setdefault("actions", []).append({"seat": seat, "action": action_to_json(action)})
+    moves.extend({"discard": tile} for tile, discarded in draws[drawn:] if discarded)
+    return moves
+
+
+def _step2_json(action: Any) -> dict[str, Any]:
+    if isinstance(action, Pass):
+        return {"figure": None}
+    if isinstance(action, PlaceFigure):
+        return {"figure": {"type": action.figure, "location": action.location}}
+    if isinstance(action, RecallAbbot):
+        return {"recall": {"x": action.x, "y": action.y}}
+    raise RecordError(f"cannot record step-2 action {action!r}")
+
+
+def save_record(
+    game: Game,
+    path: str | os.PathLike[str],
+    seats: list[Mapping[str, str]] | tuple[Seat, ...] | None = None,
+) -> None:
+    """Write the record of ``game`` as indented JSON, one move per line."""
+    Path(path).write_text(dumps_record(record_from_game(game, seats)), encoding="utf-8")
+
+
+def dumps_record(record: dict[str, Any]) -> str:
+    """Record JSON laid out for people: the setup indented, then each move on one line."""
+    head = json.dumps({key: value for key, value in record.items() if key != "moves"}, indent=2)
+    moves = ",\n    ".join(json.dumps(move) for move in record["moves"])
+    body = f"[\n    {moves}\n  ]" if moves else "[]"
+    return f'{head[:-2]},\n  "moves": {body}\n}}\n'
