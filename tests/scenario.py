@@ -1,0 +1,83 @@
+"""Build concrete game situations for rules tests: an explicit stack and scripted turns.
+
+A rules test should read like the situation it checks: which tile goes where, in which rotation,
+and which figure the player puts where.  A *step* is::
+
+    ("base/E", 0, -1, 180, ("meeple", "S"))
+
+the tile id expected on top of the stack, the square, the rotation, and the step-2 action:
+``None`` (pass), ``(figure, location)``, or any action object (e.g. ``RecallAbbot(0, 1)``).
+:func:`scenario` derives the stack from the steps (plus any tiles that should stay undrawn), so a
+test never repeats the draw order by hand; it checks every drawn tile against the script, so a
+script that drifts from the stack fails loudly instead of testing something else.
+
+The plain start tile is ``base/D`` at (0, 0), rotation 0: N city, E and W road, S field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from carcassonne import PASS, Game, PlaceFigure, PlaceTile, ScoreEvent
+
+FigureSpec = tuple[str, str] | Any | None
+Step = tuple[str, int, int, int, FigureSpec]
+
+
+def figure_action(spec: FigureSpec) -> Any:
+    """The step-2 action a script names: None = pass, (figure, location) = place it."""
+    if spec is None:
+        return PASS
+    if isinstance(spec, tuple) and len(spec) == 2 and all(isinstance(s, str) for s in spec):
+        return PlaceFigure(*spec)
+    return spec
+
+
+def play(game: Game, steps: Iterable[Step]) -> Game:
+    """Play ``steps`` in order, one turn each, for whichever seat is active."""
+    for number, (tile_id, x, y, rotation, figure) in enumerate(steps, 1):
+        drawn = game.current_tile.id if game.current_tile else None
+        assert drawn == tile_id, f"step {number}: script places {tile_id}, the game drew {drawn}"
+        game.apply(PlaceTile(x, y, rotation))
+        game.apply(figure_action(figure))
+    return game
+
+
+def scenario(
+    steps: Sequence[Step], *, then: Sequence[str] = (), players: int = 2, **options: Any
+) -> Game:
+    """A game whose stack is the steps' tiles followed by ``then``, with the steps played.
+
+    Tiles in ``then`` stay in the stack, so the game is not over and no final scoring has run;
+    leave ``then`` empty to play the game to its end.
+    """
+    stack = tuple(step[0] for step in steps) + tuple(then)
+    return play(Game(players=players, stack=stack, **options), steps)
+
+
+def score_events(game: Game, reason: str | None = None) -> list[ScoreEvent]:
+    """The game's score events, optionally only those with ``reason`` (completed, final, …)."""
+    return [
+        e
+        for e in game.events
+        if isinstance(e, ScoreEvent) and (reason is None or e.reason == reason)
+    ]
+
+
+def paid(game: Game, reason: str | None = None) -> list[tuple[str, dict[int, int]]]:
+    """(source, points per seat) of every score event that paid someone, in order."""
+    return [(e.source, e.points) for e in score_events(game, reason) if e.points]
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    """Everything an illegal action must leave untouched, in comparable form."""
+    return {
+        "view": game.view(None),
+        "history": list(game.history),
+        "events": len(game.events),
+        "stack": [tile.id for tile in game.stack],
+        "figures": dict(game.figures),
+        "phase": game.phase,
+        "to_move": game.to_move,
+    }
