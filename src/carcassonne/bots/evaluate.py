@@ -53,7 +53,7 @@ def is_done(game: Game, feature: Feature) -> bool:
     if feature.complete:
         return True
     kind = feature.kind
-    if kind == CITY or kind == ROAD:
+    if kind in (CITY, ROAD):
         return feature.open == 0
     if kind == FIELD:
         return False
@@ -97,7 +97,7 @@ class Evaluator:
             for city in game.bordering_cities(feature):
                 total += self.city_completion(game, city)
             return 3.0 * total
-        if kind == CITY or kind == ROAD:
+        if kind in (CITY, ROAD):
             tiles = len(feature.squares)
             if feature.open == 0:
                 return 2.0 * (tiles + feature.coat_of_arms) if kind == CITY else float(tiles)

@@ -1,15 +1,386 @@
-"""`carcassonne simulate` (placeholder until implemented)."""
+"""`carcassonne simulate`: play many bot games and report who wins, by how much, and from what.
+
+    carcassonne simulate --games 200 --players greedy,random --seed 1 [--abbot ...] [--jobs 2]
+
+``--players`` names one bot per seat.  Seats rotate from game to game (game ``i`` gives seat
+``s`` to the ``(s + i) % n``-th bot) so that no bot keeps the first-player advantage; pass
+``--fixed-seats`` to switch that off.  Game ``i`` is shuffled with seed ``S + i`` and its bots are
+seeded from it, so a run with ``--seed S`` is reproducible whatever ``--jobs`` is.
+
+The report gives per bot: games, wins (a tie shares the win between the tied seats), win rate,
+mean score and mean points per source (city, road, monastery, garden, field, and every source an
+expansion pays: bet, map-chip, wine…), taken from the games' score events; then per seat; then
+games per second.  ``--json`` prints the same as one JSON object.
+
+Expansions add lines to the report with :func:`register_summary`, from their own modules::
+
+    from carcassonne.cli.simulate import register_summary
+
+    def bet_lines(games: list[Game]) -> list[str]:
+        return [f"bets won: ..."]
+
+    register_summary("bets", bet_lines)
+
+The name is the expansion's ``Expansion.name``; the function is called once per run, with every
+finished game, only when that expansion is on.  Its lines are appended to the text report and
+listed under ``"notes"`` in the JSON one.  The registration must happen when the module defining
+the expansion is imported, so that it is in place whenever games with it are built.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..bots import BOT_NAMES, make_bot
+from ..expansions import build_expansions
+from ..game import MAX_PLAYERS, Game, GameOptions, GameSetupError, GameSummary
+from .options import add_game_options, options_from_args
+
+Summary = Callable[[list[Game]], list[str]]
+
+_SUMMARIES: dict[str, Summary] = {}
+
+#: sources every report lists first, in this order, even when nothing was scored from them;
+#: others (garden, bet, map-chip, wine…) follow when some game scored them
+CORE_SOURCES = ("city", "road", "monastery", "field")
+
+
+def register_summary(name: str, fn: Summary) -> None:
+    """Append ``fn(games)``'s lines to reports of runs with expansion ``name`` on."""
+    _SUMMARIES[name] = fn
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """Everything a worker needs to play one game."""
+
+    index: int
+    options: GameOptions
+    bots: tuple[str, ...]  # bot name per seat
+    record_dir: str | None
+
+
+@dataclass(slots=True)
+class Result:
+    """One finished game, small enough to send back from a worker."""
+
+    index: int
+    scores: list[int]
+    winners: list[int]
+    by_source: list[dict[str, int]]
+    history: list[tuple[int, Any]]
+
+
+def seat_order(index: int, entrants: int, rotate: bool) -> tuple[int, ...]:
+    """Entrant sitting in each seat of game ``index``."""
+    shift = index % entrants if rotate else 0
+    return tuple((seat + shift) % entrants for seat in range(entrants))
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """A distinct, reproducible seed for each seat's bot in each game."""
+    return game_seed * (MAX_PLAYERS + 1) + seat
+
+
+def play_game(task: Task) -> Result:
+    """Play one game to its end (in a worker process when ``--jobs`` > 1)."""
+    options = task.options
+    assert options.seed is not None
+    game = Game(options)
+    bots = [make_bot(name, bot_seed(options.seed, seat)) for seat, name in enumerate(task.bots)]
+    while not game.is_over:
+        game.apply(bots[game.to_move].choose(game))
+    if task.record_dir is not None:
+        save_game_record(game, Path(task.record_dir) / f"game-{task.index + 1:05d}.json")
+    summary = GameSummary.of(game)
+    return Result(
+        index=task.index,
+        scores=list(game.scores),
+        winners=game.winners(),
+        by_source=summary.by_source,
+        history=list(game.history),
+    )
+
+
+def save_game_record(game: Game, path: Path) -> None:
+    # Imported here: records are optional output and the module is not needed otherwise.
+    from ..formats.record import save_record
+
+    save_record(game, path)
+
+
+def replay(options: GameOptions, history: Iterable[tuple[int, Any]]) -> Game:
+    """Rebuild a finished game from its options and actions (cheaper than shipping it back)."""
+    game = Game(options)
+    for _, action in history:
+        game.apply(action)
+    return game
+
+
+def _run_tasks(tasks: list[Task], jobs: int) -> Iterator[Result]:
+    if jobs == 1 or len(tasks) == 1:
+        for task in tasks:
+            yield play_game(task)
+        return
+    chunk = max(1, min(8, len(tasks) // (jobs * 8)))
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap_unordered(play_game, tasks, chunksize=chunk)
+
+
+class Progress:
+    """A one-line progress bar on a terminal (plain ANSI); silent when not a TTY."""
+
+    WIDTH = 30
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = stream.isatty()
+        self.start = time.perf_counter()
+        self.shown = 0.0
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if done < self.total and now - self.shown < 0.1:
+            return
+        self.shown = now
+        filled = self.WIDTH * done // self.total
+        rate = done / max(now - self.start, 1e-9)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} games  {rate:.1f} games/s")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+@dataclass
+class Tally:
+    """Running totals for one bot entrant or one seat."""
+
+    label: str
+    games: int = 0
+    wins: float = 0.0
+    score: int = 0
+
+    def add(self, score: int, win: float) -> None:
+        self.games += 1
+        self.wins += win
+        self.score += score
+
+    def row(self) -> dict[str, Any]:
+        games = max(self.games, 1)
+        return {
+            "games": self.games,
+            "wins": round(self.wins, 3),
+            "win_rate": round(self.wins / games, 4),
+            "mean_score": round(self.score / games, 2),
+        }
+
+
+def entrant_labels(names: list[str]) -> list[str]:
+    """Bot names, numbered where the same bot plays several seats (greedy1, greedy2)."""
+    labels = []
+    for i, name in enumerate(names):
+        if names.count(name) > 1:
+            labels.append(f"{name}{names[: i + 1].count(name)}")
+        else:
+            labels.append(name)
+    return labels
+
+
+def build_report(
+    results: list[Result],
+    names: list[str],
+    options: GameOptions,
+    rotate: bool,
+    seconds: float,
+    notes: list[str],
+) -> dict[str, Any]:
+    """The run's figures as a JSON-ready dict (``options.seed`` is the first game's seed)."""
+    labels = entrant_labels(names)
+    bots = [Tally(label) for label in labels]
+    seats = [Tally(str(seat)) for seat in range(len(names))]
+    points: list[dict[str, int]] = [{} for _ in names]
+    for result in results:
+        share = 1.0 / len(result.winners)
+        for seat, entrant in enumerate(seat_order(result.index, len(names), rotate)):
+            win = share if seat in result.winners else 0.0
+            bots[entrant].add(result.scores[seat], win)
+            seats[seat].add(result.scores[seat], win)
+            for source, value in result.by_source[seat].items():
+                points[entrant][source] = points[entrant].get(source, 0) + value
+    sources = list(CORE_SOURCES) + sorted({s for p in points for s in p} - set(CORE_SOURCES))
+    bot_rows = []
+    for tally, totals in zip(bots, points, strict=True):
+        row = {"bot": tally.label, **tally.row()}
+        row["mean_points_by_source"] = {
+            s: round(totals.get(s, 0) / max(tally.games, 1), 2) for s in sources
+        }
+        bot_rows.append(row)
+    game_options = {k: v for k, v in asdict(options).items() if k not in ("seed", "stack")}
+    return {
+        "games": len(results),
+        "players": names,
+        "options": game_options,
+        "seeds": [options.seed, (options.seed or 0) + len(results) - 1],
+        "rotate_seats": rotate,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(len(results) / seconds, 2) if seconds > 0 else None,
+        "bots": bot_rows,
+        "seats": [{"seat": int(t.label), **t.row()} for t in seats],
+        "notes": notes,
+    }
+
+
+def describe_options(options: GameOptions) -> str:
+    parts = ["base game"]
+    if options.map:
+        parts.append(f"map {options.map}")
+    parts += [
+        name.replace("_", "-")
+        for name in ("river", "abbot", "bets", "map_chips")
+        if getattr(options, name)
+    ]
+    return " + ".join(parts)
+
+
+def format_report(report: dict[str, Any], options: GameOptions) -> str:
+    sources = list(report["bots"][0]["mean_points_by_source"])
+    lo, hi = report["seeds"]
+    seats = "rotating seats" if report["rotate_seats"] else "fixed seats"
+    lines = [
+        f"{report['games']} games, {len(report['players'])} players "
+        f"({', '.join(report['players'])}), {describe_options(options)}, seeds {lo}..{hi}, "
+        f"{seats}",
+        "",
+    ]
+    label_width = max(4, *(len(r["bot"]) for r in report["bots"]))
+    head = f"{'bot':<{label_width}} {'games':>6} {'wins':>7} {'win %':>6} {'mean':>6}"
+    head += "".join(f" {s:>{max(5, len(s))}}" for s in sources)
+    lines.append(head)
+    for row in report["bots"]:
+        line = (
+            f"{row['bot']:<{label_width}} {row['games']:>6} {row['wins']:>7.1f} "
+            f"{100 * row['win_rate']:>6.1f} {row['mean_score']:>6.1f}"
+        )
+        by_source = row["mean_points_by_source"]
+        line += "".join(f" {by_source[s]:>{max(5, len(s))}.1f}" for s in sources)
+        lines.append(line)
+    lines.append("(mean = mean final score; source columns = mean points per game from it)")
+    lines += ["", f"{'seat':<{label_width}} {'games':>6} {'wins':>7} {'win %':>6} {'mean':>6}"]
+    for row in report["seats"]:
+        lines.append(
+            f"{row['seat']:<{label_width}} {row['games']:>6} {row['wins']:>7.1f} "
+            f"{100 * row['win_rate']:>6.1f} {row['mean_score']:>6.1f}"
+        )
+    if report["notes"]:
+        lines += ["", *report["notes"]]
+    rate = report["games_per_second"]
+    lines += ["", f"{report['seconds']:.2f} s, {rate} games/s"]
+    return "\n".join(lines)
+
+
+def expansion_notes(tasks: list[Task], results: list[Result]) -> list[str]:
+    """Lines from the registered summaries of the expansions that are on."""
+    on = {ext.name for ext in build_expansions(tasks[0].options)}
+    active = [name for name in _SUMMARIES if name in on]
+    if not active:
+        return []
+    games = [replay(tasks[r.index].options, r.history) for r in results]
+    notes: list[str] = []
+    for name in active:
+        notes.extend(_SUMMARIES[name](games))
+    return notes
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = commands.add_parser("simulate", help="simulate (not implemented yet)")
+    parser = commands.add_parser(
+        "simulate",
+        help="play many bot games and report win rates and points by source",
+        description="Play many bot games and report who wins, by how much, and from what. "
+        "Game i is shuffled with seed S+i (--seed S), and bots rotate through the seats.",
+    )
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument(
+        "--players",
+        default="greedy,random",
+        metavar="BOT,BOT,...",
+        help=f"one bot per seat, from: {', '.join(BOT_NAMES)} (default greedy,random)",
+    )
+    parser.add_argument(
+        "--fixed-seats", action="store_true", help="do not rotate the bots through the seats"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--save-records", metavar="DIR", help="write one game record per game")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_game_options(parser, players=False)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("not implemented yet")
-    return 1
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BOT_NAMES]
+    if unknown:
+        return _fail(
+            f"unknown bot {unknown[0]!r} in --players (choose from {', '.join(BOT_NAMES)})"
+        )
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    if args.jobs < 1:
+        return _fail("--jobs must be at least 1")
+    first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    args.seed = first_seed
+    try:
+        options = options_from_args(args, players=len(names))
+        Game(options)  # reject impossible option combinations before starting workers
+    except GameSetupError as exc:
+        return _fail(str(exc))
+    record_dir = None
+    if args.save_records:
+        os.makedirs(args.save_records, exist_ok=True)
+        record_dir = args.save_records
+    rotate = not args.fixed_seats
+    tasks = []
+    for i in range(args.games):
+        order = seat_order(i, len(names), rotate)
+        tasks.append(
+            Task(i, options.with_(seed=first_seed + i), tuple(names[e] for e in order), record_dir)
+        )
+    progress = Progress(args.games, sys.stderr)
+    results: list[Result] = []
+    start = time.perf_counter()
+    try:
+        for result in _run_tasks(tasks, args.jobs):
+            results.append(result)
+            progress.update(len(results))
+    finally:
+        progress.close()
+    seconds = time.perf_counter() - start
+    results.sort(key=lambda r: r.index)
+    notes = expansion_notes(tasks, results)
+    report = build_report(results, names, options, rotate, seconds, notes)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_report(report, options))
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"carcassonne simulate: error: {message}", file=sys.stderr)
+    return 2
