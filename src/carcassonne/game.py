@@ -870,9 +870,14 @@ class Game:
         other.discarded = self.discarded.copy()
         other._inactive = self._inactive.copy()
         other._open_cloisters = self._open_cloisters.copy()
-        other._queue = self._queue.copy()
         other._legal = None
         other.expansions = [e.copy() for e in self.expansions]
+        # Queued decisions must be resolved by the copy's expansions, not the original's.
+        owners = {id(e): c for e, c in zip(self.expansions, other.expansions, strict=True)}
+        other._queue = [
+            replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d
+            for d in self._queue
+        ]
         other._bind_hooks()
         return other
 
