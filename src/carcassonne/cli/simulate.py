@@ -101,7 +101,7 @@ def play_game(task: Task) -> Result:
     while not game.is_over:
         game.apply(bots[game.to_move].choose(game))
     if task.record_dir is not None:
-        save_game_record(game, Path(task.record_dir) / f"game-{task.index + 1:05d}.json")
+        save_game_record(game, task.bots, Path(task.record_dir) / f"game-{task.index + 1:05d}.json")
     summary = GameSummary.of(game)
     return Result(
         index=task.index,
@@ -112,11 +112,11 @@ def play_game(task: Task) -> Result:
     )
 
 
-def save_game_record(game: Game, path: Path) -> None:
+def save_game_record(game: Game, bots: tuple[str, ...], path: Path) -> None:
     # Imported here: records are optional output and the module is not needed otherwise.
     from ..formats.record import save_record
 
-    save_record(game, path)
+    save_record(game, path, seats=[{"kind": name} for name in bots])
 
 
 def replay(options: GameOptions, history: Iterable[tuple[int, Any]]) -> Game:
