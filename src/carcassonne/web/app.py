@@ -1,0 +1,359 @@
+"""The ASGI application: HTTP API, the game websocket and the static browser client.
+
+Routes (details and message formats in ``docs/web.md``)::
+
+    GET  /                          the single-page client (lobby, game, replay, rules)
+    GET  /static/...                its ES modules, CSS and message catalogues
+    GET  /api/meta                  bots, maps and languages on offer
+    GET  /api/tiles                 tile geometry for drawing (from carcassonne.tiles)
+    POST /api/games                 create a game -> its secret seat links
+    GET  /api/games/{id}            public setup of a game
+    GET  /api/games/{id}/state      the caller's view (Authorization: Bearer <token>)
+    POST /api/games/{id}/actions    act for the caller's seat
+    GET  /api/games/{id}/record     the game record (finished games only)
+    GET  /api/games/{id}/replay     replay frames (finished games only)
+    POST /api/replay                replay frames of an uploaded record
+    WS   /ws/{id}                   live play: hello, act, preview, ping
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketState
+
+from .. import __version__
+from ..bots import BOT_NAMES
+from . import replay
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    ProtocolError,
+    parse_actions,
+    parse_client_message,
+    parse_options,
+    parse_seats,
+)
+from .rooms import Connection, GameServer, Room
+from .storage import Storage, default_db_path
+from .tilegeom import tile_geometry_bytes
+
+log = logging.getLogger("carcassonne.web")
+
+STATIC_DIR = Path(__file__).parent / "static"
+LANGUAGES = ("en", "fr", "ro")
+MAPS = ("france",)
+MAX_BODY_BYTES = 2 * 1024 * 1024
+HELLO_TIMEOUT = 30.0
+
+HTTP_STATUS = {
+    "bad-message": 400,
+    "bad-options": 400,
+    "unauthorised": 403,
+    "not-found": 404,
+    "too-large": 413,
+    "server": 500,
+}
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class SecurityHeaders:
+    """Adds a strict content security policy: the client runs only its own scripts."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def error_response(exc: ProtocolError) -> JSONResponse:
+    return JSONResponse(
+        {"error": exc.code, "message": str(exc)}, status_code=HTTP_STATUS.get(exc.code, 409)
+    )
+
+
+def _server(request: Request | WebSocket) -> GameServer:
+    server: GameServer = request.app.state.server
+    return server
+
+
+def _room(request: Request) -> Room:
+    room = _server(request).get(request.path_params["game_id"])
+    if room is None:
+        raise ProtocolError("there is no game with this id", "not-found")
+    return room
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProtocolError("Authorization must be 'Bearer <token>'", "unauthorised")
+    return token.strip()
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        raise ProtocolError("the request is too large", "too-large")
+    try:
+        return json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ProtocolError(f"the request body is not JSON: {exc}") from None
+
+
+def _api(handler: Any) -> Any:
+    """Turns :class:`ProtocolError` into a JSON error response with a fitting status."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)  # type: ignore[no-any-return]
+        except ProtocolError as exc:
+            return error_response(exc)
+
+    return endpoint
+
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
+
+
+async def meta(request: Request) -> Response:
+    return JSONResponse(
+        {
+            "version": __version__,
+            "bots": list(BOT_NAMES),
+            "maps": list(MAPS),
+            "languages": list(LANGUAGES),
+        }
+    )
+
+
+async def tiles(request: Request) -> Response:
+    return Response(
+        tile_geometry_bytes(),
+        media_type="application/json",
+        headers={"cache-control": "public, max-age=3600"},
+    )
+
+
+async def create_game(request: Request) -> Response:
+    data = await _json_body(request)
+    if not isinstance(data, dict):
+        raise ProtocolError("the request must be a JSON object")
+    unknown = set(data) - {"seats", "options", "hotseat"}
+    if unknown:
+        raise ProtocolError(f"unknown keys {sorted(unknown)}")
+    seats = parse_seats(data.get("seats"))
+    options = parse_options(data.get("options"), len(seats))
+    hotseat = data.get("hotseat", False)
+    if not isinstance(hotseat, bool):
+        raise ProtocolError("'hotseat' must be true or false")
+    room, links = _server(request).create(seats, options, hotseat)
+    return JSONResponse({**links, "game": room.public_info()}, status_code=201)
+
+
+async def game_info(request: Request) -> Response:
+    return JSONResponse(_room(request).public_info())
+
+
+async def game_state(request: Request) -> Response:
+    room = _room(request)
+    principal = room.authorise(_bearer(request))
+    return JSONResponse({**room.welcome(principal), **room.state(principal)})
+
+
+async def game_actions(request: Request) -> Response:
+    room = _room(request)
+    principal = room.authorise(_bearer(request))
+    data = await _json_body(request)
+    if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
+        raise ProtocolError('the request must be {"actions": [...], "ply": n}')
+    ply = data.get("ply")
+    if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
+        raise ProtocolError("'ply' must be a whole number")
+    room.submit(principal, parse_actions(data.get("actions")), ply)
+    return JSONResponse(room.state(principal))
+
+
+async def game_record(request: Request) -> Response:
+    room = _room(request)
+    record = replay.record_of(room)
+    return JSONResponse(
+        record,
+        headers={"content-disposition": f'attachment; filename="carcassonne-{room.id}.json"'},
+    )
+
+
+async def game_replay(request: Request) -> Response:
+    return JSONResponse(replay.frames_of_room(_room(request)))
+
+
+async def upload_replay(request: Request) -> Response:
+    return JSONResponse(replay.frames_of_record(await _json_body(request)))
+
+
+# ------------------------------------------------------------------------------ websocket
+
+
+async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.queue.get()
+        if message is None:
+            return
+        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    """One client's live connection; see ``docs/web.md`` for the messages."""
+    server = _server(websocket)
+    await websocket.accept()
+    room = server.get(websocket.path_params["game_id"])
+    if room is None:
+        await websocket.send_json(_error("not-found", "there is no game with this id"))
+        await websocket.close(code=4404)
+        return
+    conn: Connection | None = None
+    sender: asyncio.Task[None] | None = None
+
+    def reply(message: dict[str, Any]) -> None:
+        assert conn is not None
+        conn.push(message)
+
+    try:
+        while True:
+            timeout = HELLO_TIMEOUT if conn is None else None
+            try:
+                incoming = await asyncio.wait_for(websocket.receive(), timeout)
+            except TimeoutError:
+                await websocket.send_json(_error("bad-message", "no hello received"))
+                await websocket.close(code=4400)
+                return
+            if incoming["type"] == "websocket.disconnect":
+                return
+            text = incoming.get("text")
+            try:
+                if text is None:
+                    raise ProtocolError("messages must be JSON text frames")
+                if len(text) > MAX_MESSAGE_BYTES:
+                    raise ProtocolError(f"message larger than {MAX_MESSAGE_BYTES} bytes")
+                try:
+                    data = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise ProtocolError(f"message is not JSON: {exc}") from None
+                msg = parse_client_message(data)
+                kind = msg["type"]
+                if conn is None:
+                    if kind != "hello":
+                        raise ProtocolError("the first message must be hello")
+                    principal = room.authorise(msg.get("token"))
+                    conn = Connection(principal)
+                    sender = asyncio.create_task(_send_loop(websocket, conn))
+                    room.conns.add(conn)
+                    conn.push(room.welcome(principal))
+                    room.broadcast()  # the newcomer's first state, and presence for the others
+                elif kind == "hello":
+                    raise ProtocolError("hello was already received")
+                elif kind == "ping":
+                    reply({"type": "pong"})
+                elif kind == "act":
+                    room.submit(conn.principal, msg["actions"], msg["ply"])
+                elif kind == "preview":
+                    legal = room.preview(conn.principal, msg["action"], msg["ply"])
+                    reply(
+                        {"type": "preview", "ply": len(room.game.history), "legal_actions": legal}
+                    )
+            except ProtocolError as exc:
+                if conn is None:
+                    await websocket.send_json(_error(exc.code, str(exc)))
+                else:
+                    reply(_error(exc.code, str(exc)))
+    finally:
+        if conn is not None:
+            room.conns.discard(conn)
+            conn.push(None)
+            room.broadcast()
+            server.release(room)
+        if sender is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 1.0)
+            sender.cancel()
+        if websocket.client_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+# ------------------------------------------------------------------------------ app
+
+
+def create_app(
+    db_path: str | Path | None = None, *, bot_delay: float = 0.5, storage: Storage | None = None
+) -> Starlette:
+    """The web app on a games database (default: the user's data directory)."""
+    if storage is None:
+        storage = Storage(db_path if db_path is not None else default_db_path())
+    server = GameServer(storage, bot_delay=bot_delay)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        server.resume()
+        try:
+            yield
+        finally:
+            server.stop()
+
+    routes = [
+        Route("/", index),
+        Route("/api/meta", meta),
+        Route("/api/tiles", tiles),
+        Route("/api/games", _api(create_game), methods=["POST"]),
+        Route("/api/games/{game_id}", _api(game_info)),
+        Route("/api/games/{game_id}/state", _api(game_state)),
+        Route("/api/games/{game_id}/actions", _api(game_actions), methods=["POST"]),
+        Route("/api/games/{game_id}/record", _api(game_record)),
+        Route("/api/games/{game_id}/replay", _api(game_replay)),
+        Route("/api/replay", _api(upload_replay), methods=["POST"]),
+        WebSocketRoute("/ws/{game_id}", game_socket),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app.state.server = server
+    app.state.storage = storage
+    return app

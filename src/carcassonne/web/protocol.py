@@ -1,0 +1,244 @@
+"""What travels between browser and server, and its validation.
+
+Every message from a client is checked here for shape and types before anything else looks at
+it; a bad one raises :class:`ProtocolError` naming what is wrong, which the server sends back to
+that client only.  Legality is the engine's job (``game.apply``), never re-implemented here.
+
+Outgoing data passes through :func:`public_options` and :func:`public_event` so that nothing a
+seat must not know (the seed, an explicit stack, another seat's chip) leaves the server.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from ..bots import BOT_NAMES
+from ..events import Event, ScoreEvent
+from ..formats.actions import ActionFormatError, action_from_json
+from ..game import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+
+MAX_MESSAGE_BYTES = 64 * 1024
+MAX_ACTIONS_PER_MESSAGE = 4
+MAX_NAME_LENGTH = 24
+MAX_STACK = 400
+MAX_SEED = 2**63 - 1
+SEAT_KINDS = ("human", "bot")
+
+
+class ProtocolError(ValueError):
+    """A malformed request; ``code`` is a stable machine-readable name for clients."""
+
+    def __init__(self, message: str, code: str = "bad-message") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _expect_object(data: Any, what: str, allowed: set[str]) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what} must be a JSON object, not {type(data).__name__}")
+    unknown = set(data) - allowed
+    if unknown:
+        raise ProtocolError(f"{what} has unknown keys {sorted(unknown)}")
+    return data
+
+
+def _bool(data: dict[str, Any], key: str, what: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{what}: {key!r} must be true or false")
+    return value
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ProtocolError(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+# ------------------------------------------------------------------------------ game creation
+
+
+def parse_seats(data: Any) -> list[dict[str, Any]]:
+    """``[{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}]`` → seat records."""
+    if not isinstance(data, list) or not MIN_PLAYERS <= len(data) <= MAX_PLAYERS:
+        raise ProtocolError(f"'seats' must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+    seats = []
+    for i, raw in enumerate(data):
+        what = f"seat {i + 1}"
+        seat = _expect_object(raw, what, {"kind", "bot", "name"})
+        kind = seat.get("kind")
+        if kind not in SEAT_KINDS:
+            raise ProtocolError(f"{what}: 'kind' must be 'human' or 'bot'")
+        bot = seat.get("bot")
+        if kind == "bot":
+            if bot not in BOT_NAMES:
+                raise ProtocolError(f"{what}: 'bot' must be one of {', '.join(BOT_NAMES)}")
+        elif bot is not None:
+            raise ProtocolError(f"{what}: only a bot seat has a 'bot'")
+        name = seat.get("name")
+        if name is None or name == "":
+            name = f"{bot} bot" if kind == "bot" else f"Player {i + 1}"
+        if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
+            raise ProtocolError(f"{what}: 'name' must be text of at most {MAX_NAME_LENGTH} chars")
+        seats.append({"kind": kind, "bot": bot, "name": name.strip() or f"Player {i + 1}"})
+    return seats
+
+
+def parse_options(data: Any, players: int) -> GameOptions:
+    """The create request's ``options`` → :class:`GameOptions` (the engine checks combinations)."""
+    if data is None:
+        data = {}
+    what = "options"
+    opts = _expect_object(
+        data,
+        what,
+        {
+            "river",
+            "abbot",
+            "bets",
+            "map",
+            "map_chips",
+            "seed",
+            "stack",
+            "meeples",
+            "copies",
+            "start_squares",
+        },
+    )
+    game_map = opts.get("map")
+    if game_map is not None and (not isinstance(game_map, str) or not game_map.isidentifier()):
+        raise ProtocolError("options: 'map' must be a map name such as 'france', or null")
+    seed = opts.get("seed")
+    if seed is not None:
+        seed = _int(seed, "options: 'seed'", 0, MAX_SEED)
+    stack = opts.get("stack")
+    if stack is not None:
+        if (
+            not isinstance(stack, list)
+            or len(stack) > MAX_STACK
+            or not all(isinstance(t, str) for t in stack)
+        ):
+            raise ProtocolError(f"options: 'stack' must be a list of at most {MAX_STACK} tile ids")
+        stack = tuple(stack)
+    meeples = opts.get("meeples")
+    if meeples is not None:
+        meeples = _int(meeples, "options: 'meeples'", 1, 20)
+    copies = _int(opts.get("copies", 1), "options: 'copies'", 1, 3)
+    starts = opts.get("start_squares")
+    if starts is not None:
+        if (
+            not isinstance(starts, list)
+            or len(starts) != 2
+            or not all(isinstance(s, str) for s in starts)
+        ):
+            raise ProtocolError("options: 'start_squares' must be a list of two square names")
+        starts = tuple(starts)
+    return GameOptions(
+        players=players,
+        river=_bool(opts, "river", what),
+        abbot=_bool(opts, "abbot", what),
+        bets=_bool(opts, "bets", what),
+        map=game_map,
+        map_chips=_bool(opts, "map_chips", what),
+        meeples=meeples,
+        copies=copies,
+        start_squares=starts,
+        seed=seed,
+        stack=stack,
+    )
+
+
+def options_to_json(options: GameOptions) -> dict[str, Any]:
+    """Every option, for storage (includes the seed and stack: never send this to a client)."""
+    data = asdict(options)
+    for key in ("stack", "start_squares"):
+        if data[key] is not None:
+            data[key] = list(data[key])
+    return data
+
+
+def options_from_json(data: dict[str, Any]) -> GameOptions:
+    data = dict(data)
+    for key in ("stack", "start_squares"):
+        if data.get(key) is not None:
+            data[key] = tuple(data[key])
+    return GameOptions(**data)
+
+
+def public_options(options: GameOptions) -> dict[str, Any]:
+    """The options everyone at the table may know: not the seed, not the stack order."""
+    return {
+        "players": options.players,
+        "river": options.river,
+        "abbot": options.abbot,
+        "bets": options.bets,
+        "map": options.map,
+        "map_chips": options.map_chips,
+        "meeples": options.meeples,
+        "copies": options.copies,
+        # Players are told that the creator fixed the draw order, not what it is.
+        "fixed_stack": options.stack is not None,
+    }
+
+
+# ------------------------------------------------------------------------------ client messages
+
+
+def parse_client_message(data: Any) -> dict[str, Any]:
+    """Check a websocket message's shape; actions are decoded to engine actions in ``actions``."""
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be a JSON object")
+    kind = data.get("type")
+    if kind == "hello":
+        msg = _expect_object(data, "hello", {"type", "token"})
+        token = msg.get("token")
+        if token is not None and (not isinstance(token, str) or len(token) > 200):
+            raise ProtocolError("hello: 'token' must be a string or null")
+        return msg
+    if kind == "ping":
+        return _expect_object(data, "ping", {"type"})
+    if kind == "act":
+        msg = _expect_object(data, "act", {"type", "actions", "ply"})
+        return {"type": "act", "actions": parse_actions(msg.get("actions")), "ply": _ply(msg)}
+    if kind == "preview":
+        msg = _expect_object(data, "preview", {"type", "action", "ply"})
+        (action,) = parse_actions([msg.get("action")])
+        return {"type": "preview", "action": action, "ply": _ply(msg)}
+    raise ProtocolError(f"unknown message type {kind!r} (expected hello, act, preview or ping)")
+
+
+def _ply(msg: dict[str, Any]) -> int | None:
+    ply = msg.get("ply")
+    return None if ply is None else _int(ply, "'ply'", 0, 10**6)
+
+
+def parse_actions(data: Any) -> list[Any]:
+    if not isinstance(data, list) or not 1 <= len(data) <= MAX_ACTIONS_PER_MESSAGE:
+        raise ProtocolError(f"'actions' must be a list of 1 to {MAX_ACTIONS_PER_MESSAGE} actions")
+    actions = []
+    for i, raw in enumerate(data):
+        try:
+            actions.append(action_from_json(raw))
+        except ActionFormatError as exc:
+            raise ProtocolError(f"action {i + 1}: {exc}") from None
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError(f"action {i + 1}: malformed ({exc})") from None
+    return actions
+
+
+# ------------------------------------------------------------------------------ outgoing
+
+
+def public_event(event: Event) -> dict[str, Any]:
+    """An event as JSON for any seat or spectator.
+
+    The engine's events are public by design (RULES.md: who bet where is public, a chip's value
+    only once flipped; a collected map chip is turned face up), so this is a plain conversion;
+    it is the one place to filter should an expansion ever log something private.
+    """
+    data = event.to_json()
+    if not isinstance(event, ScoreEvent):
+        data["event"] = data.pop("type")
+        data["type"] = "event"
+    return data

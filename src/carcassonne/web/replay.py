@@ -1,0 +1,104 @@
+"""Game records and replays for the web: download a finished game, step through any record.
+
+Records use the project's ``carcassonne-record/1`` format (``formats/record.py``).  A record
+holds the seed, so it would reveal the draw order of a game still being played: only finished
+games can be downloaded or replayed from the server (an uploaded record is its owner's already).
+A replay is a list of frames, one per action, each with the spectator's view at that point and
+the events the action caused, so the browser steps back and forth without an engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..formats.actions import action_to_json
+from ..formats.record import RecordError, read_record, record_from_game, replay_record
+from ..game import Game, GameOptions, GameSummary
+from .protocol import ProtocolError, public_event, public_options
+from .rooms import SEAT_COLOURS, Room, board_info
+
+#: more actions than any real game has; bounds the work an uploaded record can cause
+MAX_REPLAY_ACTIONS = 5000
+
+
+def _require_finished(room: Room) -> None:
+    if not room.game.is_over:
+        raise ProtocolError(
+            "the game is not finished: its record would reveal the draw order", "not-finished"
+        )
+
+
+def _record_seats(room: Room) -> list[dict[str, str]]:
+    return [
+        {"name": s["name"], "kind": s["bot"] if s["kind"] == "bot" else "human"} for s in room.seats
+    ]
+
+
+def record_of(room: Room) -> dict[str, Any]:
+    _require_finished(room)
+    return record_from_game(room.game, _record_seats(room))
+
+
+def frames_of_room(room: Room) -> dict[str, Any]:
+    _require_finished(room)
+    seats = [{"name": s["name"], "kind": s["kind"]} for s in room.seats]
+    return frames(room.game.options, [a for _, a in room.game.history], seats)
+
+
+def frames_of_record(data: Any) -> dict[str, Any]:
+    try:
+        record = read_record(data) if isinstance(data, dict) else None
+        if record is None:
+            raise RecordError("a record must be a JSON object")
+        if len(record.moves) > MAX_REPLAY_ACTIONS:
+            raise RecordError(f"a record may have at most {MAX_REPLAY_ACTIONS} moves")
+        game = replay_record(record)
+    except RecordError as exc:
+        raise ProtocolError(f"cannot replay this record: {exc}", "bad-record") from None
+    seats = [
+        {"name": seat.label(i), "kind": "human" if seat.kind == "human" else "bot"}
+        for i, seat in enumerate(record.seats)
+    ]
+    return frames(game.options, [a for _, a in game.history], seats)
+
+
+def frames(options: GameOptions, actions: list[Any], seats: list[dict[str, str]]) -> dict[str, Any]:
+    """Replay ``actions`` from the start, keeping the spectator's view after each one."""
+    game = Game(options)
+    if not seats:
+        seats = [{"name": f"Player {i + 1}", "kind": "human"} for i in range(game.players)]
+    shown = 0
+    out = []
+
+    def frame(seat: int | None, action: Any) -> None:
+        nonlocal shown
+        out.append(
+            {
+                "seat": seat,
+                "action": None if action is None else action_to_json(action),
+                "view": game.view(None),
+                "events": [public_event(e) for e in game.events[shown:]],
+            }
+        )
+        shown = len(game.events)
+
+    frame(None, None)
+    for action in actions:
+        seat = game.to_move
+        game.apply(action)
+        frame(seat, action)
+    summary = GameSummary.of(game)
+    return {
+        "game": {
+            "seats": [{**s, "seat": i, "colour": SEAT_COLOURS[i]} for i, s in enumerate(seats)],
+            "options": public_options(options),
+            "board": board_info(game),
+        },
+        "frames": out,
+        "summary": {
+            "scores": summary.scores,
+            "by_source": summary.by_source,
+            "winners": game.winners() if game.is_over else [],
+            "over": game.is_over,
+        },
+    }

@@ -1,0 +1,440 @@
+"""Live games on the server: who may act for which seat, applying actions, bots, broadcasting.
+
+A :class:`Room` wraps one engine :class:`~carcassonne.game.Game`.  The engine is the single
+source of truth: every action, from a browser, the HTTP API or a bot, goes through
+:meth:`Room.submit`, which checks who is acting, lets ``game.apply`` judge legality, commits the
+action to SQLite and only then tells the connected clients.  Everything runs on the server's one
+event loop and the path from ``apply`` to the commit never awaits, so two actions can never
+interleave.
+
+Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
+public events, so hidden information (other seats' bets, face-down map chips, the stack order)
+never leaves the engine's own filtering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..board import decode
+from ..bots import Bot, make_bot
+from ..formats.actions import action_from_json, action_to_json
+from ..game import Game, GameSetupError, GameSummary, IllegalAction
+from .protocol import (
+    MAX_SEED,
+    ProtocolError,
+    options_from_json,
+    options_to_json,
+    public_event,
+    public_options,
+)
+from .storage import Storage, StoredGame, token_digest
+
+log = logging.getLogger("carcassonne.web")
+
+SEAT_COLOURS = ("blue", "yellow", "green", "pink", "red", "black")
+EDGE_NAMES = ("N", "E", "S", "W")
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is on the other end: the seats they may act for (none for a spectator)."""
+
+    seats: frozenset[int]
+    hotseat: bool = False
+
+    @property
+    def spectator(self) -> bool:
+        return not self.seats
+
+
+SPECTATOR = Principal(frozenset())
+
+
+@dataclass(eq=False)
+class Connection:
+    """One websocket client; messages are queued so that every client sees them in order."""
+
+    principal: Principal
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    events_sent: int = 0
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.queue.put_nowait(message)
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Room:
+    """One game being played (or finished) on this server."""
+
+    def __init__(self, stored: StoredGame, storage: Storage, bot_delay: float) -> None:
+        self.id = stored.id
+        self.stored = stored
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.options = options_from_json(stored.options)
+        self.seats = stored.seats
+        self.conns: set[Connection] = set()
+        self.bots: dict[int, Bot] = {}
+        seed = self.options.seed or 0
+        for i, seat in enumerate(self.seats):
+            if seat["kind"] == "bot":
+                self.bots[i] = make_bot(seat["bot"], (seed * 31 + i) % MAX_SEED)
+        self._bot_task: asyncio.Task[None] | None = None
+        #: set when stored actions no longer replay (an engine change): the game is frozen
+        self.broken: str | None = None
+        self.game = self._rebuild()
+
+    # -------------------------------------------------------------------- building
+
+    def _rebuild(self) -> Game:
+        """The game from its options and stored actions: how every game survives a restart."""
+        game = Game(self.options)
+        for ply, (seat, data) in enumerate(self.stored.actions):
+            try:
+                if game.to_move != seat:
+                    raise IllegalAction(f"stored seat {seat} but seat {game.to_move} is to move")
+                game.apply(action_from_json(data))
+            except (IllegalAction, ValueError) as exc:
+                self.broken = f"stored action {ply + 1} no longer replays: {exc}"
+                log.error("game %s: %s", self.id, self.broken)
+                break
+        return game
+
+    # -------------------------------------------------------------------- access
+
+    def authorise(self, token: str | None) -> Principal:
+        """The principal a token stands for; no token means a spectator."""
+        if token is None:
+            return SPECTATOR
+        digest = token_digest(token)
+        if self.stored.hotseat_digest is not None and secrets.compare_digest(
+            digest, self.stored.hotseat_digest
+        ):
+            humans = frozenset(i for i, s in enumerate(self.seats) if s["kind"] == "human")
+            return Principal(humans, hotseat=True)
+        for i, seat in enumerate(self.seats):
+            stored = seat.get("digest")
+            if stored is not None and secrets.compare_digest(digest, stored):
+                return Principal(frozenset({i}))
+        raise ProtocolError("this link's token does not belong to this game", "unauthorised")
+
+    def perspective(self, principal: Principal) -> int | None:
+        """Whose view a principal sees: its seat; on a hotseat screen the human seat to move."""
+        if principal.hotseat:
+            game = self.game
+            if game.to_move in principal.seats and not game.is_over:
+                return game.to_move
+            return None
+        if principal.seats:
+            (seat,) = principal.seats
+            return seat
+        return None
+
+    # -------------------------------------------------------------------- messages
+
+    def public_info(self) -> dict[str, Any]:
+        """What anyone with the game's link may know about its setup."""
+        online = self._online()
+        return {
+            "id": self.id,
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s["name"],
+                    "kind": s["kind"],
+                    "bot": s["bot"],
+                    "colour": SEAT_COLOURS[i],
+                    "online": i in online,
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "options": public_options(self.options),
+            "board": board_info(self.game),
+            "hotseat": self.stored.hotseat_digest is not None,
+        }
+
+    def _online(self) -> set[int]:
+        seats: set[int] = set()
+        for conn in self.conns:
+            seats |= conn.principal.seats
+        seats.update(self.bots)
+        return seats
+
+    def welcome(self, principal: Principal) -> dict[str, Any]:
+        return {
+            "type": "welcome",
+            "game": self.public_info(),
+            "you": {
+                "seats": sorted(principal.seats),
+                "hotseat": principal.hotseat,
+                "spectator": principal.spectator,
+            },
+        }
+
+    def state(self, principal: Principal, events_from: int = 0) -> dict[str, Any]:
+        game = self.game
+        seat = self.perspective(principal)
+        view = game.view(seat)
+        if seat is not None and self.broken:
+            view.pop("legal_actions", None)
+        message: dict[str, Any] = {
+            "type": "state",
+            "ply": len(game.history),
+            "perspective": seat,
+            "view": view,
+            "events_from": events_from,
+            "events": [public_event(e) for e in game.events[events_from:]],
+            "online": sorted(self._online()),
+            "broken": self.broken,
+        }
+        if game.is_over:
+            summary = GameSummary.of(game)
+            message["summary"] = {
+                "scores": summary.scores,
+                "by_source": summary.by_source,
+                "winners": game.winners(),
+            }
+        return message
+
+    def push_state(self, conn: Connection) -> None:
+        conn.push(self.state(conn.principal, conn.events_sent))
+        conn.events_sent = len(self.game.events)
+
+    def broadcast(self) -> None:
+        for conn in self.conns:
+            self.push_state(conn)
+
+    # -------------------------------------------------------------------- actions
+
+    def _check_turn(self, principal: Principal, ply: int | None) -> None:
+        game = self.game
+        if self.broken:
+            raise ProtocolError(self.broken, "broken")
+        if game.is_over:
+            raise ProtocolError("the game is over", "game-over")
+        if ply is not None and ply != len(game.history):
+            raise ProtocolError(
+                f"the game has moved on (ply {len(game.history)}, you sent {ply})", "stale"
+            )
+        if principal.spectator:
+            raise ProtocolError("spectators cannot act", "unauthorised")
+        if game.to_move not in principal.seats:
+            raise ProtocolError(f"it is seat {game.to_move + 1}'s move, not yours", "not-your-turn")
+
+    def submit(self, principal: Principal, actions: list[Any], ply: int | None = None) -> None:
+        """Apply ``actions`` in order for the principal, all or none; commit; broadcast.
+
+        Raises :class:`ProtocolError` (game unchanged) if any action is not the principal's to
+        make or the engine refuses it.
+        """
+        self._check_turn(principal, ply)
+        game = self.game
+        first_ply = len(game.history)
+        done: list[tuple[int, dict[str, Any]]] = []
+        try:
+            for action in actions:
+                if game.is_over:
+                    raise ProtocolError("the game ended before this action", "game-over")
+                seat = game.to_move
+                if seat not in principal.seats:
+                    raise ProtocolError(
+                        f"action {len(done) + 1}: it is seat {seat + 1}'s move, not yours",
+                        "not-your-turn",
+                    )
+                try:
+                    game.apply(action)
+                except IllegalAction as exc:
+                    raise ProtocolError(f"action {len(done) + 1}: {exc}", "illegal") from None
+                done.append((seat, action_to_json(action)))
+        except ProtocolError:
+            if done:
+                # The engine leaves the game unchanged only for the refused action; the
+                # earlier ones of the batch are undone by rebuilding from what is stored.
+                self.game = self._rebuild()
+            raise
+        self._commit(first_ply, done)
+
+    def _commit(self, first_ply: int, done: list[tuple[int, dict[str, Any]]]) -> None:
+        try:
+            self.storage.append_actions(self.id, first_ply, done, self.game.is_over)
+        except Exception:
+            log.exception("game %s: cannot store actions; undoing them", self.id)
+            self.game = self._rebuild()
+            raise ProtocolError("the server could not save this move; try again", "server")
+        self.stored.actions.extend(done)
+        self.broadcast()
+        self.kick_bots()
+
+    def preview(self, principal: Principal, action: Any, ply: int | None) -> list[dict[str, Any]]:
+        """The figure actions that would follow placing the tile as ``action`` (nothing stored).
+
+        Lets the browser offer figure spots before the player confirms, so that undo before
+        confirming never needs the server.  Only legal actions are returned, nothing of the
+        state after the placement (which could reveal e.g. a face-down map chip).
+        """
+        self._check_turn(principal, ply)
+        if self.game.phase != "tile":
+            raise ProtocolError("a preview is only for placing a tile", "bad-message")
+        trial = self.game.copy()
+        try:
+            trial.apply(action)
+        except IllegalAction as exc:
+            raise ProtocolError(str(exc), "illegal") from None
+        if trial.phase != "figure":
+            return []
+        return [action_to_json(a) for a in trial.legal_actions()]
+
+    # -------------------------------------------------------------------- bots
+
+    def kick_bots(self) -> None:
+        """Start the bot loop if a bot is to move (no-op when not on an event loop)."""
+        game = self.game
+        if self.broken or game.is_over or game.to_move not in self.bots:
+            return
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._bot_task = loop.create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        while True:
+            await asyncio.sleep(self.bot_delay)
+            game = self.game
+            if self.broken or game.is_over or game.to_move not in self.bots:
+                return
+            seat = game.to_move
+            first_ply = len(game.history)
+            action = self.bots[seat].choose(game)
+            try:
+                game.apply(action)
+            except IllegalAction:
+                log.exception("game %s: bot of seat %d chose an illegal action", self.id, seat)
+                self.broken = f"the bot of seat {seat + 1} failed"
+                self.broadcast()
+                return
+            try:
+                self._commit(first_ply, [(seat, action_to_json(action))])
+            except ProtocolError:
+                return
+
+    def stop(self) -> None:
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            self._bot_task = None
+
+
+def board_info(game: Game) -> dict[str, Any]:
+    """The playing area: the open table, or a map's squares, large cities, towns, starts."""
+    geometry = game.geometry
+    info: dict[str, Any] = {"name": geometry.name, "bounded": geometry.squares is not None}
+    if geometry.squares is not None:
+        info["squares"] = sorted(decode(p) for p in geometry.squares)
+    info["printed"] = [
+        {"x": p.x, "y": p.y, "name": p.name, "open": [EDGE_NAMES[e] for e in p.open_edges]}
+        for p in geometry.printed
+    ]
+    game_map = game.map
+    if game_map is not None:
+        info["title"] = game_map.title
+        info["approximate"] = game_map.approximate
+        info["width"], info["height"] = game_map.width, game_map.height
+        info["towns"] = [
+            {"x": x, "y": y, "name": town.name, "grape": town.grape}
+            for pos, town in sorted(game_map.towns.items())
+            for x, y in (decode(pos),)
+        ]
+        used = set(getattr(game, "used_start_squares", ()))
+        info["start_squares"] = [
+            {"name": name, "x": x, "y": y, "used": name in used}
+            for name, pos in game_map.start_squares.items()
+            for x, y in (decode(pos),)
+        ]
+    return info
+
+
+class GameServer:
+    """All rooms of one server: creation, lazy loading from storage, resuming after restart."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.5) -> None:
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+
+    def create(
+        self, seats: list[dict[str, Any]], options: Any, hotseat: bool
+    ) -> tuple[Room, dict[str, Any]]:
+        """Create and store a game; returns the room and the secret links (shown once)."""
+        if options.seed is None:
+            options = options.with_(seed=secrets.randbelow(MAX_SEED))
+        try:
+            Game(options)  # the engine judges the options before anything is stored
+        except (GameSetupError, KeyError, ValueError, OSError) as exc:
+            raise ProtocolError(f"cannot set up this game: {exc}", "bad-options") from None
+        for seat in seats:
+            if seat["kind"] == "bot":
+                try:
+                    make_bot(seat["bot"], 0)
+                except (ImportError, ValueError) as exc:
+                    raise ProtocolError(
+                        f"the {seat['bot']} bot is not available: {exc}", "bad-options"
+                    ) from None
+        game_id = secrets.token_urlsafe(6)
+        while self.storage.load_game(game_id) is not None:
+            game_id = secrets.token_urlsafe(6)
+        tokens: dict[int, str] = {}
+        stored_seats = []
+        hotseat_token = _new_token() if hotseat else None
+        for i, seat in enumerate(seats):
+            digest = None
+            if seat["kind"] == "human" and not hotseat:
+                tokens[i] = _new_token()
+                digest = token_digest(tokens[i])
+            stored_seats.append({**seat, "digest": digest})
+        hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
+        self.storage.create_game(game_id, options_to_json(options), stored_seats, hotseat_digest)
+        room = self.get(game_id)
+        assert room is not None
+        secrets_out = {
+            "id": game_id,
+            "seats": [{"seat": i, "token": t} for i, t in sorted(tokens.items())],
+            "hotseat_token": hotseat_token,
+        }
+        room.kick_bots()
+        return room, secrets_out
+
+    def get(self, game_id: str) -> Room | None:
+        room = self.rooms.get(game_id)
+        if room is None:
+            stored = self.storage.load_game(game_id)
+            if stored is None:
+                return None
+            room = self.rooms[game_id] = Room(stored, self.storage, self.bot_delay)
+        return room
+
+    def resume(self) -> None:
+        """After a start: load unfinished games so that their bots move on."""
+        for game_id in self.storage.unfinished_game_ids():
+            room = self.get(game_id)
+            if room is not None:
+                room.kick_bots()
+
+    def release(self, room: Room) -> None:
+        """Drop a finished game nobody watches from memory (it stays in the database)."""
+        if not room.conns and (room.game.is_over or room.broken):
+            room.stop()
+            self.rooms.pop(room.id, None)
+
+    def stop(self) -> None:
+        for room in self.rooms.values():
+            room.stop()
