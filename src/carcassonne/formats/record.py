@@ -31,6 +31,7 @@ from typing import Any
 
 from ..actions import PASS, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES
+from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import Game, GameOptions, IllegalAction
 from ..tiles import ROTATIONS, tile_by_id
@@ -41,7 +42,17 @@ SEAT_KINDS = ("human", *BOT_NAMES)
 #: the shuffle that orders the tiles a typed-in game never named
 PHYSICAL_SEED = 0
 
-_TOP_KEYS = {"format", "info", "options", "seats", "seed", "stack", "moves", "result"}
+_TOP_KEYS = {
+    "format",
+    "info",
+    "options",
+    "seats",
+    "seed",
+    "stack",
+    "map_start_tile",
+    "moves",
+    "result",
+}
 _BOOL_OPTIONS = ("river", "abbot", "bets", "map_chips")
 _OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}
 _TURN_KEYS = {"seat", "tile", "x", "y", "rotation", "figure", "recall", "actions", "comment"}
@@ -102,6 +113,8 @@ class Record:
     moves: tuple[Move, ...]
     result: dict[str, Any] | None
     info: dict[str, str]
+    #: map games: the land tile on the second start square (RULES.md D7)
+    map_start_tile: str | None = None
 
 
 # ---------------------------------------------------------------------------------- reading
@@ -193,6 +206,13 @@ def parse_record(data: Any) -> Record:
             )
         stack = tuple(_tile_id(t, f"stack entry {i + 1}") for i, t in enumerate(stack))
     options = options.with_(seed=seed, stack=stack)
+    map_start_tile = data.get("map_start_tile")
+    if map_start_tile is not None:
+        if options.map is None:
+            raise RecordError("record: 'map_start_tile' is only for map games")
+        map_start_tile = _tile_id(map_start_tile, "record: 'map_start_tile'")
+    # Expansions register their action types when loaded; their decisions are parsed below.
+    build_expansions(options)
     moves = data["moves"]
     if not isinstance(moves, list):
         raise RecordError(f"record: 'moves' must be a list, not {_type_name(moves)}")
@@ -203,7 +223,8 @@ def parse_record(data: Any) -> Record:
                 f"{move.where}: no 'figure' (write \"figure\": null for none); only the last "
                 "move may stop before its figure step"
             )
-    return Record(options, seats, parsed, _parse_result(data.get("result"), options.players), info)
+    result = _parse_result(data.get("result"), options.players)
+    return Record(options, seats, parsed, result, info, map_start_tile)
 
 
 def _parse_seats(raw: Any) -> tuple[Seat, ...]:
@@ -344,6 +365,11 @@ def replay_record(record: Record) -> Game:
         game = Game(options)
     except (ValueError, KeyError, OSError) as exc:
         raise RecordError(f"setup: {exc}") from None
+    if record.map_start_tile is not None and record.map_start_tile != _map_start_tile(game):
+        raise RecordError(
+            f"setup: the record puts {record.map_start_tile} on the second start square, but the "
+            f"game puts {_map_start_tile(game)} there"
+        )
     source = _draw_source(record.options)
     drawn = 0  # how many of game.draws the record has accounted for
     for move in record.moves:
@@ -366,22 +392,32 @@ def _draw_source(options: GameOptions) -> str:
 
 
 def _physical_stack(record: Record) -> tuple[str, ...]:
-    """The draw order of a typed-in game: the named tiles, then the rest (seed-0 shuffle)."""
-    if record.options.map is not None:
+    """The draw order of a typed-in game: the named tiles, then the rest (seed-0 shuffle).
+
+    On a map the tile on the second start square comes first: the engine puts the top of the
+    stack there (RULES.md D7).
+    """
+    options = record.options
+    if options.map is not None and (options.start_squares is None or not record.map_start_tile):
         raise RecordError(
-            "setup: a map game needs a 'seed' or a 'stack' (its second start tile and map chips "
-            "come from the stack and the seed)"
+            "setup: a map game typed in without 'seed' or 'stack' must give "
+            "options.start_squares and 'map_start_tile' (the tile on the second start square)"
         )
     try:
-        reference = Game(record.options.with_(seed=PHYSICAL_SEED, stack=None))
+        reference = Game(options.with_(seed=PHYSICAL_SEED, stack=None))
     except (ValueError, KeyError, OSError) as exc:
         raise RecordError(f"setup: {exc}") from None
-    pool = [tile.id for tile in reversed(reference.stack)]  # the draw order of the reference game
-    available = Counter(pool)
+    # the draw order of the reference game: what it drew while setting up, then its stack
+    pool = [tile for tile, _ in reference.draws] + [tile.id for tile in reversed(reference.stack)]
     named: list[str] = []
+    entries: list[tuple[str, str]] = []  # (where, tile) for every tile the record names
+    if record.map_start_tile is not None:
+        pool.append(_map_start_tile(reference))  # type: ignore[arg-type]
+        entries.append(("record: 'map_start_tile'", record.map_start_tile))
+    entries.extend((move.where, move.tile) for move in record.moves)
+    available = Counter(pool)
     used: Counter[str] = Counter()
-    for move in record.moves:
-        tile = move.tile
+    for where, tile in entries:
         named.append(tile)
         used[tile] += 1
         if used[tile] > available[tile]:
@@ -392,7 +428,7 @@ def _physical_stack(record: Record) -> tuple[str, ...]:
                 )
             else:
                 reason = f"{tile} is named more often than the enabled tile sets hold ({held})"
-            raise RecordError(f"{move.where}: {reason}")
+            raise RecordError(f"{where}: {reason}")
     rest = []
     for tile in pool:
         if used[tile]:
@@ -400,6 +436,14 @@ def _physical_stack(record: Record) -> tuple[str, ...]:
         else:
             rest.append(tile)
     return (*named, *rest)
+
+
+def _map_start_tile(game: Game) -> str | None:
+    """The tile the engine put on the second start square of a map game (None: none there)."""
+    if game.map is None:
+        return None
+    placed = game.board.get(game.map.start_squares[game.used_start_squares[1]])
+    return placed.tile.id if placed is not None else None
 
 
 def _check_discard(game: Game, move: Discard, drawn: int) -> int:
@@ -500,14 +544,29 @@ def _check_result(game: Game, result: dict[str, Any]) -> None:
 def record_from_game(
     game: Game, seats: list[Mapping[str, str]] | tuple[Seat, ...] | None = None
 ) -> dict[str, Any]:
-    """The record of ``game`` so far (options, seats, every move and discard, the result)."""
+    """The record of ``game`` so far (options, seats, every move and discard, the result).
+
+    A game without seed or stack is written as a typed-in game: its moves name its tiles.  Chance
+    beyond the tile order (the Map-Chips layout) then cannot be reproduced, so such a game needs a
+    seed to be recorded.
+    """
     options = game.options
+    if options.map_chips and options.seed is None:
+        raise RecordError(
+            "cannot record a Map-Chips game without a seed: its chip layout would not replay"
+        )
+    physical = options.seed is None and options.stack is None
+    if physical and game.map is not None:
+        options = options.with_(start_squares=game.used_start_squares)
     record: dict[str, Any] = {"format": RECORD_FORMAT, "options": _options_json(options)}
     if seats:
         record["seats"] = [_seat_json(seat) for seat in seats]
     record["seed"] = options.seed
     if options.stack is not None:
         record["stack"] = list(options.stack)
+    start_tile = _map_start_tile(game)
+    if start_tile is not None:
+        record["map_start_tile"] = start_tile
     record["moves"] = _moves_json(game)
     record["result"] = {"scores": list(game.scores), "finished": game.is_over}
     return record
