@@ -58,7 +58,12 @@ def action_from_json(data: Any) -> Any:
         if key not in data:
             raise ActionFormatError(f"action {name!r} is missing {key!r}")
         value = data[key]
-        expected = str(cls.__annotations__.get(key, ""))
+        # Under ``from __future__ import annotations`` a NamedTuple field's annotation is a
+        # ForwardRef; compare the type's name either way.
+        annotation = cls.__annotations__.get(key, "")
+        expected = str(
+            getattr(annotation, "__forward_arg__", None) or getattr(annotation, "__name__", "")
+        )
         if expected == "int" and (not isinstance(value, int) or isinstance(value, bool)):
             raise ActionFormatError(f"action {name!r}: {key!r} must be a whole number")
         if expected == "str" and not isinstance(value, str):
