@@ -1,0 +1,324 @@
+"""The Bets (RULES.md §3): betting chips on the offices of the 10 bookmaker tiles.
+
+Each seat owns six chips (:data:`CHIPS`) kept in a private supply.  After a turn that placed a
+bookmaker tile, every seat may put one chip face down on that tile's office (step 4, phase
+``bet``).  When a road or city with a segment on an office holding chips is completed, the chips
+are flipped after the usual scoring and pay by the size of that feature (:func:`chip_payoff`);
+then they go back to their owners.  Chips still lying on offices at the end are settled at the
+start of final scoring against an incomplete road or city of their tile.
+
+Everything here runs through the :class:`~carcassonne.expansions.base.Expansion` hooks:
+
+- ``after_scoring`` (step 3) settles offices touched by features completed this turn; when the
+  same office touches several of them, the active player chooses (phase ``settle``).
+- ``end_of_turn`` (step 4) asks every seat, starting with the active one, for a chip or a pass.
+- ``before_final_scoring`` settles the remaining chips; where a tile has several incomplete roads
+  and cities, each seat chooses for its own chip (phase ``settle-final``), and all chips are
+  flipped together once everybody has chosen.
+
+Decisions the rules leave open (numbered as in RULES.md, plus this module's own):
+
+- D2: a seat sees the value of its own chips on offices; nobody sees another seat's.
+- D3: bets are placed in seat order starting with the active player; each seat learns only that
+  earlier seats did or did not bet (events ``bet`` and ``bet-pass`` carry no chip value).
+- D4: completing a feature settles its chips even if nobody had a meeple in it.
+- D5: a chip whose tile has no incomplete road or city at final scoring returns unscored.
+- Empty supply (:func:`Bets.end_of_turn`): a seat without chips is not asked at all, rather than
+  being offered a pass that is its only move; what it could do is already public
+  (``supply_counts``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..actions import PASS, Pass
+from ..board import decode
+from ..formats.actions import register_action
+from ..tiles import CITY, KIND_NAMES, ROAD
+from .base import Decision, Expansion
+
+if TYPE_CHECKING:
+    from ..features import Feature
+    from ..game import Game
+
+#: the six chips every seat owns, in the order supplies and legal actions list them
+CHIPS: tuple[str, ...] = ("2/6", "3/5", "3/6", "4", "4/7+", "5/8+")
+
+# chip -> its numbers as (tile count, points, whether larger counts win too)
+_CHIP_TABLE: dict[str, tuple[tuple[int, int, bool], ...]] = {
+    "2/6": ((2, 2, False), (6, 6, False)),
+    "3/5": ((3, 3, False), (5, 5, False)),
+    "3/6": ((3, 3, False), (6, 6, False)),
+    "4": ((4, 8, False),),  # the single 4 pays double
+    "4/7+": ((4, 4, False), (7, 7, True)),
+    "5/8+": ((5, 5, False), (8, 8, True)),
+}
+
+BET, SETTLE, SETTLE_FINAL = "bet", "settle", "settle-final"
+
+
+def chip_payoff(chip: str, tiles: int) -> int:
+    """Points ``chip`` pays when settled against a road or city of ``tiles`` distinct tiles."""
+    try:
+        numbers = _CHIP_TABLE[chip]
+    except KeyError:
+        raise ValueError(f"unknown betting chip {chip!r} (chips: {', '.join(CHIPS)})") from None
+    for count, points, or_more in numbers:
+        if tiles == count or (or_more and tiles > count):
+            return points
+    return 0
+
+
+class PlaceBet(NamedTuple):
+    """Step 4: put ``chip`` from your supply face down on the office of the tile just placed."""
+
+    chip: str
+
+
+class SettleAgainst(NamedTuple):
+    """Choose the feature the chips on the office at (x, y) are settled against.
+
+    The feature is a road or city of that bookmaker tile, named by ``kind`` and by its canonical
+    ``location`` on the tile in board orientation (its first edge in N E S W order).
+    """
+
+    x: int
+    y: int
+    kind: str
+    location: str
+
+
+register_action("place-bet", PlaceBet)
+register_action("settle-bet", SettleAgainst)
+
+_PLACE_BET = {chip: PlaceBet(chip) for chip in CHIPS}
+_CHIP_ORDER = {chip: i for i, chip in enumerate(CHIPS)}
+
+# A chip on an office: (owner seat, chip name).
+Chip = tuple[int, str]
+
+
+class Bets(Expansion):
+    """State: each seat's private supply and the chips stacked on each office (by square)."""
+
+    name = "bets"
+    tile_sets = ("bets",)
+
+    def __init__(self) -> None:
+        self.supply: list[list[str]] = []
+        #: office square -> chips on it in the order they were placed
+        self.offices: dict[int, list[Chip]] = {}
+        # step 3: offices still to settle this turn, each with its candidate features (one
+        # segment id per distinct completed road/city of the tile)
+        self._pending: list[tuple[int, tuple[int, ...]]] = []
+        # final scoring: (office square, index of the chip there) -> segment id of the feature it
+        # is settled against (-1 while its owner has not chosen), and how many await a choice
+        self._final: dict[tuple[int, int], int] = {}
+        self._final_open = 0
+
+    def setup(self, game: Game) -> None:
+        self.supply = [list(CHIPS) for _ in range(game.players)]
+
+    def copy(self) -> Bets:
+        other = Bets.__new__(Bets)
+        other.supply = [s.copy() for s in self.supply]
+        other.offices = {pos: chips.copy() for pos, chips in self.offices.items()}
+        other._pending = self._pending.copy()
+        other._final = self._final.copy()
+        other._final_open = self._final_open
+        return other
+
+    # ------------------------------------------------------------------------ features of a tile
+
+    @staticmethod
+    def _tile_features(game: Game, pos: int) -> list[tuple[int, Feature]]:
+        """(segment id, feature) for each distinct road and city touching the tile at ``pos``.
+
+        A road may leave an office tile and come back to it: it is one feature, named by its
+        first segment on the tile.
+        """
+        placed = game.board[pos]
+        seg_feature = game.seg_feature
+        seen: list[tuple[int, Feature]] = []
+        for i in placed.orientation.closable:
+            gid = placed.base + i
+            feature = seg_feature[gid]
+            if all(f is not feature for _, f in seen):
+                seen.append((gid, feature))
+        return seen
+
+    @staticmethod
+    def _settle_action(game: Game, gid: int) -> SettleAgainst:
+        pos = game.seg_pos[gid]
+        placed = game.board[pos]
+        segment = placed.orientation.segments[gid - placed.base]
+        x, y = decode(pos)
+        return SettleAgainst(x, y, KIND_NAMES[segment.kind], segment.location)
+
+    # ------------------------------------------------------------------- step 3: settle bets
+
+    def after_scoring(self, game: Game, completed: list[Feature]) -> None:
+        if not self.offices:
+            return
+        done = [f for f in completed if f.kind == CITY or f.kind == ROAD]
+        if not done:
+            return
+        for pos in self.offices:
+            candidates = tuple(
+                gid for gid, f in self._tile_features(game, pos) if any(f is d for d in done)
+            )
+            if candidates:
+                self._pending.append((pos, candidates))
+        self._settle_pending(game)
+
+    def _settle_pending(self, game: Game) -> None:
+        """Settle this turn's offices one after another, stopping at the first that needs the
+        active player to choose between features (it goes on from :meth:`resolve`)."""
+        pending = self._pending
+        while pending:
+            pos, candidates = pending[0]
+            if len(candidates) > 1:
+                game.push_decision(Decision(self, SETTLE, game.active, (pos, candidates)))
+                return
+            pending.pop(0)
+            self._settle_office(game, pos, candidates[0], "completed")
+
+    def _settle_office(self, game: Game, pos: int, gid: int, reason: str) -> None:
+        for seat, chip in self.offices.pop(pos):
+            self._pay(game, seat, chip, pos, gid, reason)
+
+    def _return_chip(self, seat: int, chip: str) -> None:
+        supply = self.supply[seat]
+        supply.append(chip)
+        supply.sort(key=_CHIP_ORDER.__getitem__)
+
+    def _pay(self, game: Game, seat: int, chip: str, pos: int, gid: int, reason: str) -> None:
+        """Flip one chip against the feature of segment ``gid``, pay it, return it to its owner."""
+        feature = game.seg_feature[gid]
+        tiles = len(feature.squares)
+        points = chip_payoff(chip, tiles)
+        self._return_chip(seat, chip)
+        action = self._settle_action(game, gid)
+        game.add_points(
+            seat,
+            points,
+            "bet",
+            reason,
+            owner=seat,
+            chip=chip,
+            square=list(decode(pos)),
+            feature=action.kind,
+            location=action.location,
+            tiles=tiles,
+            paid=points,
+        )
+
+    # ---------------------------------------------------------------------- step 4: place bets
+
+    def end_of_turn(self, game: Game) -> None:
+        placed = game.last_placed
+        if placed is None or not placed.tile.has_office or game.is_last_tile:
+            return
+        seg_feature = game.seg_feature
+        if all(seg_feature[placed.base + i].complete for i in placed.orientation.closable):
+            return
+        players = game.players
+        for k in range(players):
+            seat = (game.active + k) % players
+            if self.supply[seat]:
+                game.push_decision(Decision(self, BET, seat, placed.pos))
+
+    # ------------------------------------------------------------------------- final scoring
+
+    def before_final_scoring(self, game: Game) -> None:
+        final: dict[tuple[int, int], int] = {}
+        for pos, chips in self.offices.items():
+            candidates = tuple(gid for gid, f in self._tile_features(game, pos) if not f.complete)
+            if not candidates:  # D5: these chips get no entry and return unscored
+                continue
+            for index, (seat, _) in enumerate(chips):
+                if len(candidates) == 1:
+                    final[(pos, index)] = candidates[0]
+                else:
+                    final[(pos, index)] = -1
+                    game.push_decision(Decision(self, SETTLE_FINAL, seat, (pos, index, candidates)))
+                    self._final_open += 1
+        self._final = final
+        if not self._final_open:
+            self._settle_final(game)
+
+    def _settle_final(self, game: Game) -> None:
+        final = self._final
+        for pos, chips in list(self.offices.items()):
+            del self.offices[pos]
+            for index, (seat, chip) in enumerate(chips):
+                gid = final.get((pos, index))
+                if gid is None:
+                    self._return_chip(seat, chip)
+                    game.log("bet-returned", seat, square=list(decode(pos)))
+                else:
+                    self._pay(game, seat, chip, pos, gid, "final")
+        self._final = {}
+
+    # ------------------------------------------------------------------------------ decisions
+
+    def decision_actions(self, game: Game, decision: Decision) -> list[Any]:
+        if decision.phase == BET:
+            return [PASS, *(_PLACE_BET[chip] for chip in self.supply[decision.seat])]
+        candidates = decision.data[-1]
+        return [self._settle_action(game, gid) for gid in candidates]
+
+    def resolve(self, game: Game, decision: Decision, action: Any) -> None:
+        phase = decision.phase
+        if phase == BET:
+            square = list(decode(decision.data))
+            if isinstance(action, Pass):
+                game.log("bet-pass", decision.seat, square=square)
+                return
+            self.supply[decision.seat].remove(action.chip)
+            self.offices.setdefault(decision.data, []).append((decision.seat, action.chip))
+            game.log("bet", decision.seat, square=square)
+            return
+        gid = self._chosen(game, decision, action)
+        if phase == SETTLE:
+            pos, _ = self._pending.pop(0)
+            self._settle_office(game, pos, gid, "completed")
+            self._settle_pending(game)
+            return
+        pos, index, _ = decision.data
+        self._final[(pos, index)] = gid
+        self._final_open -= 1
+        if not self._final_open:
+            self._settle_final(game)
+
+    def _chosen(self, game: Game, decision: Decision, action: SettleAgainst) -> int:
+        """The candidate segment the (already legal) settle action names."""
+        candidates = decision.data[-1]
+        for gid in candidates:
+            if self._settle_action(game, gid) == action:
+                return gid
+        raise AssertionError("resolve got an action that decision_actions did not offer")
+
+    # ---------------------------------------------------------------------------------- view
+
+    def view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """Own supply and own chips' values (D2); of the others only where their chips lie."""
+        offices = []
+        for pos, chips in self.offices.items():
+            x, y = decode(pos)
+            offices.append(
+                {
+                    "x": x,
+                    "y": y,
+                    "chips": [
+                        {"seat": owner, "chip": chip if owner == seat else None}
+                        for owner, chip in chips
+                    ],
+                }
+            )
+        return {
+            "supply": list(self.supply[seat]) if seat is not None else None,
+            "supply_counts": [len(s) for s in self.supply],
+            "offices": offices,
+        }
