@@ -1,15 +1,140 @@
-"""`carcassonne replay` (placeholder until implemented)."""
+"""`carcassonne replay FILE [--json]`: replay a game record and explain its scores.
+
+Prints the final scores (or the scores so far, marked unfinished, for a record that stops
+mid-game), each seat's points by source, and every score event: on which turn, what scored (a
+completed city of 2 tiles and 1 coat of arms…), who got how much, and why.  ``--json`` prints the
+same as one JSON object with ``scores`` (one number per seat, in seat order), ``finished`` and
+``events``.  A bad record exits with status 1 and the error naming the move at fault.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from typing import Any
+
+from ..events import ScoreEvent
+from ..formats.record import Record, RecordError, read_record, replay_record
+from ..game import Game, GameSummary
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = commands.add_parser("replay", help="replay (not implemented yet)")
+    parser = commands.add_parser(
+        "replay",
+        help="replay a game record and explain its scores",
+        description="Replay a game record (docs/record-format.md), check every move, and print "
+        "the scores with their breakdown.",
+    )
+    parser.add_argument("file", metavar="FILE", help="a carcassonne-record/1 JSON file")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("not implemented yet")
-    return 1
+    try:
+        record = read_record(args.file)
+        game = replay_record(record)
+    except RecordError as exc:
+        print(f"carcassonne replay: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(replay_json(record, game), indent=2))
+    else:
+        print(replay_text(args.file, record, game))
+    return 0
+
+
+def _seats(record: Record, game: Game) -> list[dict[str, Any]]:
+    seats = []
+    for i in range(game.players):
+        seat = record.seats[i] if record.seats else None
+        seats.append(
+            {
+                "seat": i,
+                "name": seat.label(i) if seat else f"seat {i}",
+                "kind": seat.kind if seat else "human",
+            }
+        )
+    return seats
+
+
+def replay_json(record: Record, game: Game) -> dict[str, Any]:
+    """Machine-readable result of a replay."""
+    summary = GameSummary.of(game)
+    return {
+        "finished": game.is_over,
+        "turn": game.turn,
+        "tiles_left": _tiles_left(game),
+        "players": game.players,
+        "seats": _seats(record, game),
+        "scores": list(game.scores),
+        "winners": game.winners() if game.is_over else None,
+        "by_source": summary.by_source,
+        "events": [event.to_json() for event in game.events],
+    }
+
+
+def _tiles_left(game: Game) -> int:
+    """Tiles still to play: the stack, plus the drawn tile while it waits to be placed."""
+    return len(game.stack) + (game.phase == "tile")
+
+
+def _setup_text(game: Game) -> str:
+    options = game.options
+    parts = ["base game"]
+    parts += [name for name in ("river", "abbot", "bets") if getattr(options, name)]
+    if options.map:
+        parts.append(f"map {options.map}" + (" with map chips" if options.map_chips else ""))
+    return f"{game.players} players, {', '.join(parts)}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _event_text(event: ScoreEvent, names: list[str]) -> str:
+    """One score event: what scored, its size, who got how much and why."""
+    what = [f"{event.source} {event.reason}"]
+    if event.tiles:
+        what.append(_plural(event.tiles, "tile"))
+    if event.source == "city" or event.coats_of_arms:
+        what.append(_plural(event.coats_of_arms, "coat") + " of arms")
+    detail = {k: v for k, v in event.detail.items() if k != "value"}
+    what += [f"{key.replace('_', ' ')} {value}" for key, value in detail.items()]
+    if event.points:
+        gains = ", ".join(f"{names[seat]} +{pts}" for seat, pts in sorted(event.points.items()))
+    else:
+        gains = "nobody scores"
+    why = ""
+    if event.figures:
+        counts = ", ".join(
+            f"{names[seat]} {_plural(n, 'figure')}" for seat, n in sorted(event.figures.items())
+        )
+        why = f" (figures: {counts})"
+    return f"  turn {event.turn:>3}  {', '.join(what)}: {gains}{why}"
+
+
+def replay_text(path: str, record: Record, game: Game) -> str:
+    """The human report: scores, per-seat points by source, then every score event."""
+    seats = _seats(record, game)
+    names = [seat["name"] for seat in seats]
+    width = max(len(name) for name in names)
+    summary = GameSummary.of(game)
+    lines = [f"{path}: {_setup_text(game)}, {_plural(game.turn, 'turn')} played"]
+    if game.is_over:
+        lines.append("Final scores:")
+    else:
+        lines.append(f"Scores so far (UNFINISHED: {_plural(_tiles_left(game), 'tile')} left):")
+    for seat, name in enumerate(names):
+        sources = ", ".join(
+            f"{source} {points}" for source, points in sorted(summary.by_source[seat].items())
+        )
+        lines.append(f"  {name:<{width}}  {game.scores[seat]:>4}   {sources or '-'}")
+    if game.is_over:
+        lines.append("Winner: " + " and ".join(names[seat] for seat in game.winners()))
+    lines.append("")
+    lines.append("Score events:")
+    events = [event for event in game.events if isinstance(event, ScoreEvent)]
+    lines += [_event_text(event, names) for event in events] or ["  none"]
+    return "\n".join(lines)
