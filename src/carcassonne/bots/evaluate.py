@@ -13,11 +13,27 @@ Positions are evaluated *before* the step-3 scoring of the current turn as well 
 road or city whose open-edge count is 0, or a cloister whose eight neighbours are placed, counts as
 completed (its value realised, its figures as good as back in hand) whether or not the engine has
 paid it yet.  That makes "tile placed, figure not yet chosen" directly comparable with "turn over".
+
+Expansions adjust the evaluation with :func:`register_adjustment`, from their own modules::
+
+    from carcassonne.bots.evaluate import register_adjustment
+
+    def chips(before: Game, after: Game, seat: int) -> Sequence[float]:
+        ...  # one number per seat, added to that seat's value
+
+    register_adjustment("map-chips", chips)
+
+``before`` is the position the deciding ``seat`` is at, ``after`` the position being valued (a
+copy after some of its options were applied).  Two uses: keep hidden information hidden (a bot
+that applies an option to a copy sees what the engine reveals, e.g. a face-down map chip's value
+in ``after.scores``; the adjustment replaces it by what ``seat`` may expect), and value an
+expansion's assets that scores do not show yet (chips that may become wine, bets lying on
+offices).  Adjustments run only in games with the named expansion (``Expansion.name``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..features import Feature
@@ -47,6 +63,15 @@ class Weights:
 
 DEFAULT_WEIGHTS = Weights()
 
+Adjustment = Callable[[Game, Game, int], Sequence[float]]
+
+_ADJUSTMENTS: dict[str, Adjustment] = {}
+
+
+def register_adjustment(expansion: str, fn: Adjustment) -> None:
+    """Add ``fn(before, after, seat)``'s per-seat numbers to values in games with ``expansion``."""
+    _ADJUSTMENTS[expansion] = fn
+
 
 def is_done(game: Game, feature: Feature) -> bool:
     """Whether ``feature`` is completed, or will be in this turn's step-3 scoring."""
@@ -62,15 +87,24 @@ def is_done(game: Game, feature: Feature) -> bool:
 
 
 class Evaluator:
-    """Values positions for a fixed number of tiles left (the decision's, not a copy's)."""
+    """Values positions for one decision: ``game`` is where it is taken, by ``game.to_move``.
 
-    __slots__ = ("players", "turns_left", "tiles_left", "weights")
+    The time left is the decision's, not that of the copy being valued, so that options which
+    end the turn (and draw the next tile) are compared on the same footing as those that do not.
+    """
+
+    __slots__ = ("before", "seat", "players", "turns_left", "tiles_left", "weights", "adjustments")
 
     def __init__(self, game: Game, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.before = game
+        self.seat = game.to_move
+        self.adjustments = [
+            fn for name, fn in _ADJUSTMENTS.items() if game.expansion(name) is not None
+        ]
         self.players = game.players
         self.tiles_left = len(game.stack)
-        #: own turns left for an average seat, including the current one when a tile is pending
-        self.turns_left = (self.tiles_left + (game.phase == "tile")) / game.players
+        #: own turns left for an average seat after the tile of this turn
+        self.turns_left = self.tiles_left / game.players
         self.weights = weights
 
     def horizon(self, turns_needed: float) -> float:
@@ -138,6 +172,9 @@ class Evaluator:
         """:meth:`seat_values` and each seat's figures in hand once this turn is scored."""
         values = [float(s) for s in game.scores]
         free = [dict(supply) for supply in game.supply]
+        for adjust in self.adjustments:
+            for seat, delta in enumerate(adjust(self.before, game, self.seat)):
+                values[seat] += delta
         if game.is_over:
             return values, free
         seen: set[int] = set()

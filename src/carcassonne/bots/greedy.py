@@ -27,6 +27,9 @@ A policy may use ``bot.rng`` (seeded: keep the bot deterministic), ``bot.evaluat
 ``lookahead``: each legal action is applied to a copy and the resulting positions are compared
 (so a decision whose outcome the evaluation cannot tell apart is effectively a random one).
 
+Expansions whose assets or hidden information the evaluation should account for register an
+adjustment (:func:`evaluate.register_adjustment`) rather than a policy.
+
 Ties are broken with the bot's seeded generator, so a bot with a given seed plays a given game
 identically every time.
 """
@@ -71,15 +74,23 @@ class GreedyBot:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        phase = game.phase
-        if phase == "tile":
-            return self.pick(self._score_placements(game, actions))
-        if phase == "figure":
-            return self.pick(self._score_figure_actions(game, self.evaluator(game)))
-        policy = _POLICIES.get(phase)
+        policy = _POLICIES.get(game.phase)
         if policy is not None:
             return policy(game, self)
-        return self.pick(self.lookahead(game))
+        return self.pick(self.score_actions(game))
+
+    def score_actions(self, game: Game) -> list[tuple[float, Any]]:
+        """(worth, action) for every legal action, as the bot sees them (policies aside).
+
+        Worth is the bot's value minus the best opponent's after the action (for a tile: with
+        the best step-2 choice that follows it).
+        """
+        phase = game.phase
+        if phase == "tile":
+            return self._score_placements(game, game.legal_actions())
+        if phase == "figure":
+            return self._score_figure_actions(game, self.evaluator(game))
+        return self.lookahead(game)
 
     def pick(self, scored: Sequence[tuple[float, Any]]) -> Any:
         """The best-scored action; ties broken by the bot's seeded generator."""

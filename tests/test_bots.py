@@ -1,0 +1,208 @@
+"""Bots: legal moves in every game, determinism, strength, and the greedy bot's evaluation."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
+from carcassonne.bots import BOT_NAMES, make_bot
+from carcassonne.bots import evaluate as evaluate_module
+from carcassonne.bots import greedy as greedy_module
+from carcassonne.bots.evaluate import Evaluator, relative
+from carcassonne.bots.greedy import GreedyBot, register_policy
+from scenario import scenario
+
+OPTION_SETS = {
+    "base": {},
+    "river": {"river": True},
+    "abbot": {"abbot": True},
+    "river+abbot": {"river": True, "abbot": True},
+    "france+map-chips": {"map": "france", "map_chips": True},
+    "france+map-chips+abbot": {"map": "france", "map_chips": True, "abbot": True},
+}
+
+
+def play_checked(game: Game, bots: list[Any]) -> Game:
+    """Play to the end, asserting that every chosen action is legal at that moment."""
+    while not game.is_over:
+        action = bots[game.to_move].choose(game)
+        assert action in game.legal_actions(), f"{action!r} is not legal in phase {game.phase}"
+        game.apply(action)
+    return game
+
+
+def play_until(game: Game, bots: list[Any], stop: Any) -> bool:
+    """Play until ``stop(game)`` holds (True) or the game ends (False)."""
+    while not game.is_over:
+        if stop(game):
+            return True
+        game.apply(bots[game.to_move].choose(game))
+    return False
+
+
+@pytest.mark.parametrize("options", OPTION_SETS.values(), ids=OPTION_SETS.keys())
+@pytest.mark.parametrize("names", [("greedy", "random"), ("random", "greedy", "greedy")])
+def test_bots_only_choose_legal_actions(options: dict[str, Any], names: tuple[str, ...]) -> None:
+    for seed in (1, 2):
+        bots = [make_bot(name, seed * 10 + seat) for seat, name in enumerate(names)]
+        game = play_checked(Game(players=len(names), seed=seed, **options), bots)
+        assert game.is_over
+
+
+def test_make_bot_knows_every_bot_name_and_rejects_others() -> None:
+    for name in BOT_NAMES:
+        assert make_bot(name, 1).name == name
+    with pytest.raises(ValueError, match="unknown bot 'clever'"):
+        make_bot("clever", 1)
+
+
+def test_greedy_is_deterministic_for_a_seed() -> None:
+    def history(bot_seed: int) -> list[tuple[int, Any]]:
+        bots = [GreedyBot(bot_seed), make_bot("random", 5)]
+        return play_checked(Game(players=2, seed=11, abbot=True), bots).history
+
+    assert history(3) == history(3)
+
+
+def test_greedy_beats_random() -> None:
+    """20 games with fixed seeds, seats alternating; greedy wins nearly all (bound: 16)."""
+    wins = 0.0
+    for i in range(20):
+        names = ("greedy", "random") if i % 2 == 0 else ("random", "greedy")
+        bots = [make_bot(name, 100 * i + seat) for seat, name in enumerate(names)]
+        game = play_checked(Game(players=2, seed=i), bots)
+        winners = game.winners()
+        if names.index("greedy") in winners:
+            wins += 1 / len(winners)
+    assert wins >= 16
+
+
+def test_greedy_closes_the_start_city_for_4_points() -> None:
+    # The start tile D has a city on its north edge.  The city cap base/E, turned to face south
+    # at (0, -1), closes it: a 2-tile city worth 4, paid at once, the knight back in hand.
+    game = Game(players=2, stack=("base/E", "base/E", "base/B"))
+    bot = GreedyBot(1)
+    assert bot.choose(game) == PlaceTile(0, -1, 180)
+    game.apply(PlaceTile(0, -1, 180))
+    assert bot.choose(game) == PlaceFigure("meeple", "S")
+    game.apply(PlaceFigure("meeple", "S"))
+    assert game.scores == [4, 0]
+    assert game.supply[0]["meeple"] == 7
+
+
+def test_greedy_does_not_close_an_opponents_city() -> None:
+    # Seat 1 extends the start city north with base/F (city N-S, coat of arms) and puts a knight
+    # in it; the city is open to the north of (0, -1).  Seat 0 then holds the cap base/E, which
+    # could close it there for 8 points to seat 1.
+    game = scenario(
+        [
+            ("base/U", 1, 0, 0, None),
+            ("base/F", 0, -1, 90, ("meeple", "S")),
+        ],
+        then=("base/E", "base/U", "base/U"),
+    )
+    city = game.feature_at(0, 0, "N")
+    assert [seat for seat, _, _ in city.figures] == [1] and city.open == 1
+    action = GreedyBot(1).choose(game)
+    assert action != PlaceTile(0, -2, 180)
+    game.apply(action)
+    game.apply(PASS)
+    assert game.scores[1] == 0
+
+
+@pytest.mark.parametrize("options", [{}, {"abbot": True}], ids=["base", "abbot"])
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_greedy_values_the_last_turn_exactly(options: dict[str, Any], seed: int) -> None:
+    """With no tile left after this one every estimate must equal what final scoring pays."""
+    rng = random.Random(seed)
+    game = Game(players=2, seed=seed, **options)
+    while not (game.phase == "tile" and not game.stack):
+        actions = game.legal_actions()
+        game.apply(actions[int(rng.random() * len(actions))])
+    bot = GreedyBot(0)
+    seat = game.to_move
+    for value, placement in bot.score_actions(game):
+        placed = game.copy()
+        placed.apply(placement)
+        predicted = dict((a, v) for v, a in bot.score_actions(placed))
+        outcomes = []
+        for action in placed.legal_actions():
+            final = placed.copy()
+            final.apply(action)
+            assert final.is_over
+            outcome = relative(final.scores, seat)
+            assert predicted[action] == pytest.approx(outcome), (placement, action)
+            outcomes.append(outcome)
+        assert value == pytest.approx(max(outcomes)), placement
+
+
+def test_evaluation_counts_a_closed_but_unscored_city_as_paid() -> None:
+    """Between step 1 and step 3 a closed city is worth its full value with its knight back."""
+    game = Game(players=2, stack=("base/E", "base/B"))
+    evaluator = Evaluator(game)
+    game.apply(PlaceTile(0, -1, 180))
+    closed = game.feature_at(0, -1, "S")
+    assert closed.open == 0 and not closed.complete
+    assert evaluator.potential(game, closed) == 4
+    in_hand = evaluator.assess(game)[1][0]["meeple"]
+    assert evaluator.figure_gain(game, "meeple", in_hand, closed) == 4
+
+
+def test_register_policy_decides_its_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def always_pass(game: Game, bot: GreedyBot) -> Any:
+        calls.append(game.phase)
+        return PASS
+
+    monkeypatch.setattr(greedy_module, "_POLICIES", {})
+    register_policy("wine", always_pass)
+    found = _reach_wine_decision()
+    bot = GreedyBot(1)
+    assert bot.choose(found) is PASS
+    assert calls == ["wine"]
+
+
+def test_register_policy_refuses_core_phases() -> None:
+    with pytest.raises(ValueError, match="plays phase 'tile' itself"):
+        register_policy("tile", lambda game, bot: PASS)
+
+
+def test_unknown_phase_falls_back_to_lookahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No policy for 'wine': the greedy bot sells (points now) rather than passing."""
+    monkeypatch.setattr(greedy_module, "_POLICIES", {})
+    game = _reach_wine_decision()
+    before = list(game.scores)
+    action = GreedyBot(1).choose(game)
+    assert action is not PASS
+    seat = game.to_move
+    game.apply(action)
+    assert game.scores[seat] > before[seat]
+
+
+def _reach_wine_decision() -> Game:
+    """A map-chips game stopped at a wine decision (random bots, first seed that gets there)."""
+    for seed in range(50):
+        game = Game(players=2, seed=seed, map="france", map_chips=True)
+        bots = [make_bot("random", seed), make_bot("random", seed + 1)]
+        if play_until(game, bots, lambda g: g.phase == "wine"):
+            return game
+    raise AssertionError("no wine decision in 50 random map-chips games")
+
+
+def test_adjustments_apply_only_with_their_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(evaluate_module, "_ADJUSTMENTS", {})
+    evaluate_module.register_adjustment("abbot", lambda before, after, seat: [10.0, 0.0])
+    plain = Game(GameOptions(players=2, seed=1))
+    with_abbot = Game(GameOptions(players=2, seed=1, abbot=True))
+    plain_values = Evaluator(plain).seat_values(plain)
+    abbot_values = Evaluator(with_abbot).seat_values(with_abbot)
+    assert abbot_values[0] - plain_values[0] == pytest.approx(10.0 + _abbot_in_hand(with_abbot))
+    assert abbot_values[1] - plain_values[1] == pytest.approx(_abbot_in_hand(with_abbot))
+
+
+def _abbot_in_hand(game: Game) -> float:
+    return Evaluator(game).hand_value("abbot", 1)
