@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -542,7 +542,7 @@ def _check_result(game: Game, result: dict[str, Any]) -> None:
 
 
 def record_from_game(
-    game: Game, seats: list[Mapping[str, str]] | tuple[Seat, ...] | None = None
+    game: Game, seats: Sequence[Mapping[str, str] | Seat] | None = None
 ) -> dict[str, Any]:
     """The record of ``game`` so far (options, seats, every move and discard, the result).
 
@@ -560,7 +560,11 @@ def record_from_game(
         options = options.with_(start_squares=game.used_start_squares)
     record: dict[str, Any] = {"format": RECORD_FORMAT, "options": _options_json(options)}
     if seats:
-        record["seats"] = [_seat_json(seat) for seat in seats]
+        # The seats go through the reader's checks, so a written record always reads back.
+        checked = _parse_seats([_seat_json(seat) for seat in seats])
+        if len(checked) != game.players:
+            raise RecordError(f"{len(checked)} seats given for {game.players} players")
+        record["seats"] = [_seat_json(seat) for seat in checked]
     record["seed"] = options.seed
     if options.stack is not None:
         record["stack"] = list(options.stack)
@@ -586,7 +590,7 @@ def _options_json(options: GameOptions) -> dict[str, Any]:
     }
 
 
-def _seat_json(seat: Mapping[str, str] | Seat) -> dict[str, str]:
+def _seat_json(seat: Mapping[str, str] | Seat) -> dict[str, Any]:
     if isinstance(seat, Seat):
         return {"kind": seat.kind} if seat.name is None else {"name": seat.name, "kind": seat.kind}
     return dict(seat)
@@ -630,7 +634,7 @@ def _step2_json(action: Any) -> dict[str, Any]:
 def save_record(
     game: Game,
     path: str | os.PathLike[str],
-    seats: list[Mapping[str, str]] | tuple[Seat, ...] | None = None,
+    seats: Sequence[Mapping[str, str] | Seat] | None = None,
 ) -> None:
     """Write the record of ``game`` as indented JSON, one move per line."""
     Path(path).write_text(dumps_record(record_from_game(game, seats)), encoding="utf-8")
