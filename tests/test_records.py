@@ -473,3 +473,15 @@ def test_replay_command_bad_record_exits_1_with_the_reason(capsys, tmp_path):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "move 2 (seat 1, base/U): illegal placement" in captured.err
+
+
+def test_documented_example_is_the_hand_typed_record_and_its_replay(capsys, monkeypatch):
+    root = Path(__file__).parents[1]
+    monkeypatch.chdir(root)  # the documented output names the record by its repository path
+    doc = (root / "docs/record-format.md").read_text()
+    blocks = doc.split("```")
+    example = next(b for b in blocks if b.startswith("json\n{"))
+    assert json.loads(example[len("json\n") :]) == raw(HAND_TYPED)
+    printed = next(b for b in blocks if b.startswith("\ntests/records/short-base-hand-typed"))
+    assert main(["replay", "tests/records/short-base-hand-typed.json"]) == 0
+    assert capsys.readouterr().out == printed.lstrip("\n")
