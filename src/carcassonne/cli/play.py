@@ -1,15 +1,805 @@
-"""`carcassonne play` (placeholder until implemented)."""
+"""`carcassonne play`: a game in the terminal, hotseat humans and/or bots.
+
+The loop asks each seat in turn: a bot's ``choose``, or a human at the keyboard, who sees the
+board (:mod:`.render`), the scores, what happened since their last move, and a numbered list of
+the legal actions.  Tile placements are grouped by square (lettered on the board) so the list stays
+short; any phase an expansion adds is listed generically from its JSON actions, so new phases work
+without changes here.  Hidden information is only ever taken from ``game.view(seat)`` of the human
+who is deciding.
+
+:func:`play_game` is the whole session with injectable input and output (the tests drive it with
+scripted input); :func:`run` is the command.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import random
+import shutil
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from ..actions import PASS, Pass, PlaceFigure, PlaceTile
+from ..bots import BOT_NAMES, Bot, make_bot
+from ..events import Event, ScoreEvent
+from ..formats.actions import ActionFormatError, action_to_json
+from ..game import Game, GameOptions, GameSetupError, GameSummary, IllegalAction
+from ..tiles import KIND_NAMES, ROTATIONS
+from .options import add_game_options, options_from_args
+from .render import (
+    PREVIEW_SIZE,
+    SEATS,
+    TILE_SIZE,
+    paint,
+    render_board,
+    seat_name,
+    seat_tag,
+    sgr,
+    tile_block,
+)
+
+HUMAN = "human"
+SEAT_KINDS = (HUMAN, *BOT_NAMES)
+DEFAULT_OPPONENT = "greedy"
+#: square labels: letters that are not commands (h, q, u) and not easily misread (l, o, p)
+LABEL_LETTERS = "abcdefgijkmnrstvwxyz"
+#: tile sizes to try, largest first, until the board fits the terminal
+BOARD_SIZES = (TILE_SIZE, (7, 5), (7, 3), (5, 3))
+SOURCE_ORDER = ("city", "road", "monastery", "garden", "field")
+
+InputFn = Callable[[str], str]
+
+
+class _Quit(Exception):
+    """The player asked to stop (or the input ended)."""
+
+
+# ----------------------------------------------------------------------------------- command
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = commands.add_parser("play", help="play (not implemented yet)")
-    parser.set_defaults(run=run)
+    parser = commands.add_parser(
+        "play",
+        help="play in the terminal against bots or friends at one keyboard",
+        description="Play Carcassonne in the terminal. By default you (Red) play against one "
+        "greedy bot. Seats move in the order given; humans share the keyboard (hotseat).",
+    )
+    parser.add_argument(
+        "--seats",
+        metavar="LIST",
+        help="comma-separated seats in play order, each one of "
+        f"{', '.join(SEAT_KINDS)} (default: human,{DEFAULT_OPPONENT}; with --players N: "
+        f"one human and N-1 {DEFAULT_OPPONENT} bots)",
+    )
+    parser.add_argument(
+        "--save", metavar="FILE", help="offer to save the game record to FILE (at the end or on q)"
+    )
+    parser.add_argument("--no-color", action="store_true", help="plain characters, no colours")
+    add_game_options(parser)
+    parser.set_defaults(players=None, run=run)
+
+
+def parse_seats(text: str | None, players: int | None) -> list[str]:
+    """Seat kinds from ``--seats`` / ``--players``; raises ValueError naming what is wrong."""
+    if text is None:
+        count = 2 if players is None else players
+        if count < 1:
+            raise ValueError("--players must be at least 2")
+        return [HUMAN] + [DEFAULT_OPPONENT] * (count - 1)
+    seats = [part.strip().lower() for part in text.split(",")]
+    for seat in seats:
+        if seat not in SEAT_KINDS:
+            raise ValueError(
+                f"unknown seat {seat!r} in --seats (choose from {', '.join(SEAT_KINDS)})"
+            )
+    if players is not None and players != len(seats):
+        raise ValueError(f"--players {players} does not match the {len(seats)} seats of --seats")
+    return seats
 
 
 def run(args: argparse.Namespace) -> int:
-    print("not implemented yet")
-    return 1
+    try:
+        seats = parse_seats(args.seats, args.players)
+    except ValueError as exc:
+        print(f"carcassonne play: {exc}", file=sys.stderr)
+        return 2
+    options = options_from_args(args, players=len(seats))
+    colour = not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (line editing and history for input())
+    try:
+        play_game(options, seats, input, sys.stdout, colour=colour, save_path=args.save)
+    except (GameSetupError, ValueError, LookupError) as exc:
+        print(f"carcassonne play: cannot start this game: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def play_game(
+    options: GameOptions,
+    seats: Sequence[str],
+    input_fn: InputFn = input,
+    output: TextIO = sys.stdout,
+    *,
+    colour: bool = False,
+    save_path: str | None = None,
+    terminal: tuple[int, int] | None = None,
+) -> Game:
+    """Play one game to the end (or until a human quits) and return it.
+
+    ``seats`` are seat kinds in play order (``human``, ``random``, ``greedy``).  A game without
+    seed gets a random one, shown in the header, so that undo (a replay) and records reproduce it.
+    ``terminal`` is (columns, rows) to fit the board to; default: the real terminal's.
+    """
+    if len(seats) != options.players:
+        raise ValueError(f"{len(seats)} seats for a {options.players}-player game")
+    for kind in seats:
+        if kind not in SEAT_KINDS:
+            raise ValueError(f"unknown seat kind {kind!r} (choose from {', '.join(SEAT_KINDS)})")
+    if options.seed is None and options.stack is None:
+        options = options.with_(seed=random.randrange(1 << 31))
+    session = _Session(options, list(seats), input_fn, output, colour, save_path, terminal)
+    session.play()
+    return session.game
+
+
+# ------------------------------------------------------------------------------ descriptions
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_format_value(v)}" for k, v in value.items()) or "-"
+    if isinstance(value, list | tuple):
+        return ", ".join(_format_value(v) for v in value) or "-"
+    return str(value)
+
+
+def generic_label(action: Any) -> str:
+    """Any action in words from its JSON form: ``recall abbot at (2, 1)``, ``bet chip 3``."""
+    try:
+        data = action_to_json(action)
+    except ActionFormatError:
+        return repr(action)
+    words = [str(data.pop("type")).replace("-", " ")]
+    if "x" in data and "y" in data:
+        words.append(f"at ({data.pop('x')}, {data.pop('y')})")
+    words += [f"{key} {_format_value(value)}" for key, value in data.items()]
+    return " ".join(words)
+
+
+def figure_label(game: Game, action: Any) -> str:
+    """Step-2 options as players say them: ``farmer on field NL``, ``abbot on monastery``."""
+    if isinstance(action, Pass):
+        return "no figure"
+    if not isinstance(action, PlaceFigure) or game.last_placed is None:
+        return generic_label(action)
+    orientation = game.last_placed.orientation
+    kind = KIND_NAMES[orientation.segments[orientation.locations[action.location]].kind]
+    figure = "farmer" if action.figure == "meeple" and kind == "field" else action.figure
+    if action.location == kind:  # centre features are named by kind
+        return f"{figure} on {kind}"
+    return f"{figure} on {kind} {action.location}"
+
+
+def describe_event(event: Event, names: Sequence[str]) -> str:
+    """One score or game event in plain words, with its breakdown."""
+    if not isinstance(event, ScoreEvent):
+        if event.type == "discard":
+            return f"{event.detail.get('tile')} fits nowhere and was discarded."
+        who = f"{names[event.seat]}: " if event.seat is not None else ""
+        details = ", ".join(f"{k} {_format_value(v)}" for k, v in event.detail.items())
+        return f"{who}{event.type.replace('-', ' ')}" + (f" ({details})" if details else "") + "."
+    paid = ", ".join(f"{names[s]} +{p}" for s, p in sorted(event.points.items()))
+    value = event.detail.get("value")
+    source, reason = event.source, event.reason
+    if reason == "abbot-recall":
+        square = event.detail.get("square")
+        where = f" at ({square[0]}, {square[1]})" if square else ""
+        return f"Abbot recalled from the {source}{where}: {paid or 'nobody scores'}."
+    if source in ("city", "road", "monastery", "garden") and reason in ("completed", "final"):
+        what = source.capitalize() + (" completed" if reason == "completed" else " unfinished")
+        if source in ("city", "road"):
+            parts = [_plural(event.tiles, "tile")]
+            if event.coats_of_arms:
+                parts.append(_plural(event.coats_of_arms, "coat") + " of arms")
+        elif reason == "completed":
+            parts = ["surrounded"]
+        else:
+            parts = [f"1 + {_plural((value or 1) - 1, 'neighbour')}"]
+        breakdown = ", ".join(parts) + (f" = {value}" if value is not None else "")
+    elif source == "field":
+        cities = event.detail.get("completed_cities", 0)
+        what = "Field"
+        breakdown = f"{_plural(cities, 'completed city')} × 3 = {value}".replace("citys", "cities")
+    else:
+        what = f"{source.capitalize()} ({reason})"
+        extra = {k: v for k, v in event.detail.items() if k != "value"}
+        breakdown = ", ".join(f"{k} {_format_value(v)}" for k, v in extra.items())
+    text = f"{what}" + (f" ({breakdown})" if breakdown else "")
+    if not event.figures:
+        return f"{text}: nobody had a figure there."
+    if len(event.figures) > 1:
+        counts = ", ".join(f"{names[s]} {n}" for s, n in sorted(event.figures.items()))
+        text += f" [figures: {counts}]"
+    return f"{text}: {paid or 'nobody scores'}."
+
+
+# ----------------------------------------------------------------------------------- session
+
+
+class _Session:
+    """One game at the keyboard: the loop, the screens, the input parsing."""
+
+    def __init__(
+        self,
+        options: GameOptions,
+        seats: list[str],
+        input_fn: InputFn,
+        output: TextIO,
+        colour: bool,
+        save_path: str | None,
+        terminal: tuple[int, int] | None,
+    ) -> None:
+        self.options = options
+        self.seats = seats
+        self.input_fn = input_fn
+        self.out = output
+        self.colour = colour
+        self.save_path = save_path
+        self.width, self.rows = terminal or tuple(shutil.get_terminal_size((100, 40)))
+        self.clear = colour and output.isatty()
+        self.humans = [s for s, kind in enumerate(seats) if kind == HUMAN]
+        seed = options.seed or 0
+        self.bots: dict[int, Bot] = {
+            s: make_bot(kind, seed * 31 + s) for s, kind in enumerate(seats) if kind != HUMAN
+        }
+        single = len(self.humans) == 1
+        self.names = [
+            seat_name(s) + (" (you)" if single else "")
+            if kind == HUMAN
+            else f"{seat_name(s)} ({kind} bot)"
+            for s, kind in enumerate(seats)
+        ]
+        self.game = Game(options)
+        self.log: list[str] = []
+        self.shown = 0  # log lines already on screen
+        self.reported = len(self.game.events)
+        self.last_human: int | None = None
+        self.notice = ""  # one line for the next screen (auto-pass, undo…)
+        self.input_closed = False
+
+    # -------------------------------------------------------------------------- output
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def tag(self, seat: int) -> str:
+        return seat_tag(seat, self.colour) + " " + self.names[seat]
+
+    def bold(self, text: str) -> str:
+        return paint(text, sgr(bold=True), self.colour)
+
+    def dim(self, text: str) -> str:
+        return paint(text, sgr(245), self.colour)
+
+    # ---------------------------------------------------------------------------- loop
+
+    def play(self) -> None:
+        try:
+            # self.game, not a local: undo replaces the game.
+            while not self.game.is_over:
+                seat = self.game.to_move
+                if seat in self.bots:
+                    self.apply(seat, self.bots[seat].choose(self.game))
+                    if not self.humans:
+                        self.flush_log()
+                    continue
+                if self.game.phase == "figure" and self.game.legal_actions() == [PASS]:
+                    self.notice = f"{self.names[seat]}: no figure can go on this tile."
+                    self.apply(seat, PASS)
+                    continue
+                action = self.ask(seat)
+                if action is not None:  # None: undone, ask again
+                    self.apply(seat, action)
+        except _Quit:
+            self.quit()
+            return
+        self.finish()
+
+    def apply(self, seat: int, action: Any) -> None:
+        game = self.game
+        if isinstance(action, PlaceTile):
+            text = (
+                f"placed {game.current_tile.id if game.current_tile else '?'} at "
+                f"({action.x}, {action.y}), rotation {action.rotation}°"
+            )
+        elif game.phase == "figure":
+            text = figure_label(game, action)
+        elif isinstance(action, Pass):
+            text = f"passed ({game.phase})"
+        else:
+            text = generic_label(action)
+        phase = game.phase
+        game.apply(action)
+        if phase == "tile":
+            self.log.append(self.bold(f"Turn {game.turn}") + f" · {self.tag(seat)} {text}.")
+        else:
+            self.log.append(f"  {self.names[seat]}: {text}.")
+        self.report_events()
+        if seat in self.humans:
+            self.last_human = seat
+
+    def report_events(self) -> None:
+        game = self.game
+        final_started = False
+        for event in game.events[self.reported :]:
+            if isinstance(event, ScoreEvent) and event.reason == "final" and not final_started:
+                final_started = True
+                self.log.append(self.bold("Final scoring"))
+            self.log.append("  " + describe_event(event, self.names))
+        self.reported = len(game.events)
+
+    def flush_log(self) -> None:
+        for line in self.log[self.shown :]:
+            self.say(line)
+        self.shown = len(self.log)
+
+    def warn(self, text: str) -> str:
+        return paint(text, sgr(203, bold=True), self.colour)
+
+    # -------------------------------------------------------------------------- screen
+
+    def board_lines(self, labels: dict[tuple[int, int], str]) -> list[str]:
+        game = self.game
+        if game.map is not None:
+            try:
+                from .render_map import render_map  # type: ignore[import-not-found]
+            except ImportError:
+                pass
+            else:
+                return list(render_map(game, colour=self.colour, labels=labels))
+        # The largest tiles with which the whole board fits on screen; else the largest that fit
+        # the width (scrolling up is better than wrapped lines); else the smallest.
+        boards = [render_board(game, self.colour, labels=labels, size=s) for s in BOARD_SIZES]
+        wide_enough = [b for b in boards if _visible_len(b[-1]) <= self.width]
+        for board in wide_enough:
+            if len(board) <= self.rows - 2:
+                return board
+        return wide_enough[0] if wide_enough else boards[-1]
+
+    def scores_lines(self) -> list[str]:
+        game = self.game
+        # meeples first, then other figure types in the order the supplies list them
+        figure_types = list(dict.fromkeys(f for supply in game.supply for f in supply))
+        width = max(len(n) for n in self.names) + 2
+        header = (
+            "   " + "Seat".ljust(width) + "Score  " + "  ".join(f"{f}s left" for f in figure_types)
+        )
+        lines = [self.dim(header)]
+        for seat in range(game.players):
+            marker = "▶" if seat == game.active and not game.is_over else " "
+            counts = "  ".join(
+                str(game.supply[seat].get(f, 0)).rjust(len(f) + 6) for f in figure_types
+            )
+            lines.append(
+                f" {marker} {seat_tag(seat, self.colour)} {self.names[seat].ljust(width - 2)}"
+                f"{game.scores[seat]:>5}  {counts}"
+            )
+        return lines
+
+    def panel_lines(self, seat: int) -> list[str]:
+        """Expansion panels of the deciding human's own view (hidden info of others stays out)."""
+        lines = []
+        for name, panel in self.game.view(seat)["expansions"].items():
+            if not panel:
+                continue
+            lines.append(self.bold(name.replace("-", " ").capitalize()) + " (your view)")
+            for key, value in panel.items():
+                lines.append(f"  {str(key).replace('_', ' ')}: {_format_value(value)}")
+        return lines
+
+    def screen(self, seat: int, labels: dict[tuple[int, int], str]) -> None:
+        game = self.game
+        if self.clear:
+            self.out.write("\x1b[H\x1b[2J")
+        title = f"Carcassonne · turn {game.turn} · {_plural(len(game.stack), 'tile')} left" + (
+            f" · seed {self.options.seed}" if self.options.seed is not None else ""
+        )
+        self.say(self.bold(title))
+        for line in self.board_lines(labels):
+            self.say(line)
+        self.say()
+        for line in self.scores_lines():
+            self.say(line)
+        for line in self.panel_lines(seat):
+            self.say(line)
+        if self.log[self.shown :]:
+            self.say()
+            self.flush_log()
+        if self.notice:
+            self.say(self.notice)
+            self.notice = ""
+        self.say()
+
+    # --------------------------------------------------------------------------- input
+
+    def read(self, prompt: str) -> str:
+        try:
+            return self.input_fn(prompt)
+        except EOFError:
+            self.input_closed = True
+            raise _Quit from None
+        except KeyboardInterrupt:
+            self.say()
+            raise _Quit from None
+
+    def handover(self, seat: int) -> None:
+        """Hotseat with hidden information: let the next player take the keyboard unseen."""
+        if len(self.humans) < 2 or self.last_human in (None, seat):
+            return
+        game = self.game
+        views = [game.view(s)["expansions"] for s in self.humans]
+        if all(v == views[0] for v in views):
+            return
+        if self.clear:
+            self.out.write("\x1b[H\x1b[2J")
+        self.read(f"Hand the keyboard to {self.names[seat]} and press Enter. ")
+
+    def ask(self, seat: int) -> Any:
+        """One decision of a human: an action, or None after undo/help (the loop asks again)."""
+        game = self.game
+        self.handover(seat)
+        self.last_human = seat
+        if game.phase == "tile":
+            menu: _Menu = _TileMenu(self, seat)
+        else:
+            menu = _ListMenu(self, seat)
+        self.screen(seat, menu.labels)
+        for line in menu.lines():
+            self.say(line)
+        while True:
+            text = self.read(f"{seat_name(seat)}> ").strip()
+            word = text.lower()
+            if word in ("q", "quit", "exit"):
+                raise _Quit
+            if word in ("h", "help", "?"):
+                self.say(self.help_text())
+                continue
+            if word in ("u", "undo"):
+                if self.undo():
+                    return None
+                continue
+            if not word:
+                self.say(menu.hint)
+                continue
+            action = menu.parse(word)
+            if isinstance(action, str):
+                self.say(self.warn(action))
+                continue
+            if action not in game.legal_actions():
+                # Typed rather than picked (e.g. an equivalent rotation of a symmetric tile):
+                # let the engine judge it on a copy, so a refusal leaves the game untouched.
+                try:
+                    game.copy().apply(action)
+                except IllegalAction as exc:
+                    self.say(self.warn(f"Not allowed: {exc}"))
+                    continue
+            return action
+
+    def help_text(self) -> str:
+        if self.colour:
+            ground = (
+                paint("  ", sgr(bg=137), True)
+                + " city   "
+                + paint("  ", sgr(bg=64), True)
+                + " field   "
+            )
+        else:
+            ground = "# city   . field   "
+        figures = "  ".join(f"{letter} {name}" for name, letter, _, _ in SEATS[: self.game.players])
+        return "\n".join(
+            [
+                self.bold("How to play"),
+                "  Place the drawn tile next to the others so that every touching edge matches",
+                "  (city to city, road to road, field to field). Then you may put a figure on one",
+                "  free feature of that tile. Finished roads, cities and monasteries score at",
+                "  once; fields and unfinished features score at the end.",
+                self.bold("Typing moves"),
+                "  placing a tile: a move number (3), a square letter and rotation (b 90),",
+                "                  or x y rotation (2 -1 180); a letter alone if one rotation fits",
+                "  other steps:    an option number; 0 or p passes when passing is allowed",
+                "  u undo your last move    h this help    q quit",
+                self.bold("The board"),
+                f"  {ground}│ ─ road   ~ river   [M] monastery   (*) garden   <$> betting office",
+                "  ♦ coat of arms   ┏ ┛ corners: the tile placed last",
+                "  dotted squares with letters: where the drawn tile fits",
+                f"  figures: {figures} (lowercase: abbot)",
+            ]
+        )
+
+    def undo(self) -> bool:
+        """Take back the last human action and everything after it, by replaying the rest."""
+        history = self.game.history
+        human = set(self.humans)
+        cut = max((i for i, (s, _) in enumerate(history) if s in human), default=None)
+        if cut is None:
+            self.say(self.warn("Nothing to undo yet."))
+            return False
+        game = Game(self.options)
+        for _, action in history[:cut]:
+            game.apply(action)
+        self.game = game
+        self.reported = len(game.events)
+        self.last_human = None
+        self.notice = (
+            f"Undone: back to turn {game.turn + (game.phase == 'tile')}, {game.phase} step."
+        )
+        return True
+
+    # ------------------------------------------------------------------------- the end
+
+    def finish(self) -> None:
+        game = self.game
+        if self.clear:
+            self.out.write("\x1b[H\x1b[2J")
+        self.say(self.bold("Carcassonne · game over"))
+        for line in self.board_lines({}):
+            self.say(line)
+        self.say()
+        self.flush_log()
+        self.say()
+        summary = GameSummary.of(game)
+        sources = [s for s in SOURCE_ORDER if any(s in b for b in summary.by_source)]
+        sources += sorted({s for b in summary.by_source for s in b} - set(sources))
+        width = max(len(n) for n in self.names) + 2
+        self.say(self.bold("Final scores"))
+        self.say(
+            self.dim("   " + "Seat".ljust(width) + "Total" + "".join(s.rjust(11) for s in sources))
+        )
+        for seat in sorted(range(game.players), key=lambda s: -game.scores[s]):
+            by = summary.by_source[seat]
+            self.say(
+                f"   {seat_tag(seat, self.colour)} {self.names[seat].ljust(width - 2)}"
+                f"{game.scores[seat]:>5}" + "".join(str(by.get(s, 0)).rjust(11) for s in sources)
+            )
+        winners = [self.names[s] for s in game.winners()]
+        if len(winners) == 1:
+            self.say(self.bold(f"\n{winners[0]} wins!"))
+        else:
+            self.say(self.bold(f"\nShared victory: {' and '.join(winners)}."))
+        self.offer_save("Save the game record to")
+
+    def quit(self) -> None:
+        self.say("Game stopped.")
+        if self.input_closed:
+            return
+        self.offer_save("Save the unfinished game to")
+
+    def offer_save(self, question: str) -> None:
+        if not self.save_path:
+            return
+        try:
+            answer = self.input_fn(f"{question} {self.save_path}? [Y/n] ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            return
+        if answer not in ("", "y", "yes"):
+            return
+        try:
+            from ..formats.record import save_record
+        except ImportError:
+            self.say(self.warn("Saving records is not available in this version."))
+            return
+        seats = [{"name": seat_name(s), "kind": kind} for s, kind in enumerate(self.seats)]
+        try:
+            save_record(self.game, self.save_path, seats)
+        except (OSError, ValueError) as exc:
+            self.say(self.warn(f"Could not save: {exc}"))
+            return
+        self.say(f"Saved to {self.save_path}.")
+
+
+def _visible_len(text: str) -> int:
+    out, skip = 0, False
+    for ch in text:
+        if ch == "\x1b":
+            skip = True
+        elif skip:
+            skip = ch != "m"
+        else:
+            out += 1
+    return out
+
+
+# ------------------------------------------------------------------------------------ menus
+
+
+class _Menu:
+    labels: dict[tuple[int, int], str] = {}
+    hint = "Type an option number, or h for help."
+
+    def lines(self) -> list[str]:
+        raise NotImplementedError
+
+    def parse(self, text: str) -> Any:
+        """The chosen action, or an error message (str)."""
+        raise NotImplementedError
+
+
+def _columns(entries: list[str], width: int, gap: int = 4) -> list[str]:
+    """Pack entries into as many aligned columns as fit ``width``."""
+    if not entries:
+        return []
+    cell = max(_visible_len(e) for e in entries) + gap
+    per_row = max(1, (width - 2) // cell)
+    rows = []
+    for i in range(0, len(entries), per_row):
+        chunk = entries[i : i + per_row]
+        rows.append(
+            "  " + "".join(e + " " * (cell - _visible_len(e)) for e in chunk[:-1]) + chunk[-1]
+        )
+    return rows
+
+
+def _label(n: int) -> str:
+    letters = LABEL_LETTERS
+    if n < len(letters):
+        return letters[n]
+    return letters[n // len(letters) - 1] + letters[n % len(letters)]
+
+
+class _TileMenu(_Menu):
+    """Step 1: placements numbered, grouped by square; squares lettered on the board."""
+
+    hint = 'Type a move number, a square letter and rotation ("b 90"), or "x y rotation".'
+
+    def __init__(self, session: _Session, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+        game = session.game
+        self.moves: list[PlaceTile] = sorted(
+            game.legal_actions(), key=lambda a: (a.y, a.x, a.rotation)
+        )
+        self.squares: dict[tuple[int, int], list[PlaceTile]] = {}
+        for move in self.moves:
+            self.squares.setdefault((move.x, move.y), []).append(move)
+        self.labels = {sq: _label(i) for i, sq in enumerate(self.squares)}
+        self.by_label = {label: sq for sq, label in self.labels.items()}
+
+    def lines(self) -> list[str]:
+        s = self.session
+        tile = s.game.current_tile
+        assert tile is not None
+        rotations = sorted({m.rotation for m in self.moves})
+        out = [f"{s.tag(self.seat)}: place tile {s.bold(tile.id)}. It fits in these rotations:"]
+        blocks = [tile_block(tile.orientations[r // 90], (), s.colour) for r in rotations]
+        out.append("  " + "".join(f"{r}°".center(TILE_SIZE[0] + 3) for r in rotations))
+        for row in range(TILE_SIZE[1]):
+            out.append("  " + "".join(" " + b[row] + "  " for b in blocks))
+        out.append("Moves by square (letters on the board):")
+        entries = []
+        number = 1
+        names = {sq: f"({sq[0]}, {sq[1]}):" for sq in self.squares}
+        pad = max(len(n) for n in names.values())
+        for square, moves in self.squares.items():
+            label = s.bold(self.labels[square].rjust(2))
+            options = []
+            for move in moves:
+                options.append(f"{number:>2}) {move.rotation}°")
+                number += 1
+            entries.append(f"{label} {names[square].ljust(pad)} " + "  ".join(options))
+        out += _columns(entries, s.width)
+        out.append(s.dim(self.hint + "  h help · u undo · q quit"))
+        return out
+
+    def parse(self, text: str) -> Any:
+        tokens = (
+            text.replace(",", " ").replace("(", " ").replace(")", " ").replace("°", " ").split()
+        )
+        tile = self.session.game.current_tile
+        assert tile is not None
+        if len(tokens) == 1 and tokens[0].lstrip("-").isdigit():
+            n = int(tokens[0])
+            if 1 <= n <= len(self.moves):
+                return self.moves[n - 1]
+            return f"There is no move {n}: choose 1 to {len(self.moves)}."
+        if tokens and tokens[0] in self.by_label:
+            square = self.by_label[tokens[0]]
+            return self._at(square, tokens[1:], f"square {tokens[0]}")
+        if len(tokens) in (2, 3) and all(_is_int(t) for t in tokens):
+            square = (int(tokens[0]), int(tokens[1]))
+            if square not in self.squares:
+                if square in {(p.xy) for p in self.session.game.board.values()}:
+                    return f"Square {square} already holds a tile."
+                return f"{tile.id} fits nowhere at {square}: pick a lettered square."
+            return self._at(square, tokens[2:], str(square))
+        return f"I did not understand {text!r}. " + self.hint
+
+    def _at(self, square: tuple[int, int], rest: list[str], name: str) -> Any:
+        moves = self.squares[square]
+        choices = ", ".join(f"{m.rotation}°" for m in moves)
+        if not rest:
+            if len(moves) == 1:
+                return moves[0]
+            example = f"{name.split()[-1]} {moves[1].rotation}"
+            return f"Several rotations fit on {name} ({choices}): add one, e.g. {example}."
+        if len(rest) > 1 or not _is_int(rest[0]):
+            return f"After {name} type a rotation ({choices})."
+        rotation = int(rest[0])
+        if rotation not in ROTATIONS:
+            return "A rotation is 0, 90, 180 or 270 (degrees clockwise)."
+        for move in moves:
+            if move.rotation == rotation:
+                return move
+        # Symmetric tiles list one rotation of each shape; the engine accepts the equal ones.
+        return PlaceTile(square[0], square[1], rotation)
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("-").isdigit()
+
+
+class _ListMenu(_Menu):
+    """Step 2 and every expansion phase: the legal actions, numbered; pass is 0."""
+
+    def __init__(self, session: _Session, seat: int) -> None:
+        self.session = session
+        self.seat = seat
+        game = session.game
+        legal = list(game.legal_actions())
+        self.passing = PASS in legal
+        others = [a for a in legal if a != PASS]
+        self.options: dict[int, Any] = dict(enumerate(others, start=1))
+        if self.passing:
+            self.options[0] = PASS
+        self.figure_phase = game.phase == "figure"
+        self.hint = "Type an option number" + (", or 0 / p to pass." if self.passing else ".")
+
+    def label(self, action: Any) -> str:
+        if self.figure_phase:
+            return figure_label(self.session.game, action)
+        return "pass" if isinstance(action, Pass) else generic_label(action)
+
+    def lines(self) -> list[str]:
+        s = self.session
+        game = s.game
+        out = []
+        if self.figure_phase and game.last_placed is not None:
+            placed = game.last_placed
+            x, y = placed.xy
+            out.append(
+                f"{s.tag(self.seat)}: place a figure on {placed.tile.id} at ({x}, {y})? "
+                "The numbers show where each option stands."
+            )
+            marks: dict[str, str] = {}
+            for n, action in sorted(self.options.items()):
+                if isinstance(action, PlaceFigure):
+                    marks.setdefault(action.location, _mark(n))
+            for row in tile_block(placed.orientation, (), s.colour, marks=marks, size=PREVIEW_SIZE):
+                out.append("    " + row)
+        else:
+            out.append(f"{s.tag(self.seat)}: {game.phase.replace('-', ' ')} — choose:")
+        entries = [f"{n:>2}) {self.label(a)}" for n, a in sorted(self.options.items())]
+        out += _columns(entries, s.width)
+        out.append(s.dim(self.hint + "  h help · u undo · q quit"))
+        return out
+
+    def parse(self, text: str) -> Any:
+        if text in ("p", "pass", "n", "none"):
+            return PASS if self.passing else "Passing is not allowed now."
+        if _is_int(text):
+            n = int(text)
+            if n in self.options:
+                return self.options[n]
+            return f"There is no option {n}: choose {min(self.options)} to {max(self.options)}."
+        return f"I did not understand {text!r}. " + self.hint
+
+
+def _mark(n: int) -> str:
+    return str(n) if n < 10 else chr(ord("a") + n - 10)
