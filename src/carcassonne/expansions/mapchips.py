@@ -348,3 +348,14 @@ class MapChips(Expansion):
                 for x, y in (decode(pos),)
             ],
         }
+
+
+def _plug_in() -> None:
+    """Register the greedy bot's wine policy and the simulate summary (their registries ask
+    expansions to do so on import); they live with the bots to keep this module rules-only."""
+    from ..bots import mapchips_policy
+
+    mapchips_policy.register()
+
+
+_plug_in()
