@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from carcassonne import PASS, Game, GameSetupError, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import Game, GameSetupError, IllegalAction, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.maps import MapDataError, bundled_maps, load_map, parse_map
 from scenario import Step, paid, play, score_events
