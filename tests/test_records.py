@@ -167,8 +167,9 @@ def test_discard_of_another_tile_is_an_error():
         GameOptions(seed=13, abbot=True, players=3),
         GameOptions(seed=14, river=True, abbot=True, players=4),
         GameOptions(seed=15, map="test-tiny", map_chips=True),
+        GameOptions(seed=16, bets=True, players=3),
     ],
-    ids=["base", "river", "abbot", "river+abbot", "map-chips"],
+    ids=["base", "river", "abbot", "river+abbot", "map-chips", "bets"],
 )
 def test_saved_random_games_replay_every_score_and_event(options, tmp_path):
     game = play_out(Game(options), options.seed)
@@ -191,12 +192,17 @@ def test_abbot_recalls_round_trip():
 
 
 def test_expansion_decisions_round_trip_as_generic_actions():
-    # Wine sales are an expansion's decision (Map-Chips), registered with register_action: the
-    # record stores them as generic JSON actions with their seat.
+    # Wine sales (Map-Chips) and bets are expansions' decisions, registered with
+    # register_action: the record stores them as generic JSON actions with their seat.
     game = play_out(Game(seed=5, map="test-tiny", map_chips=True), 5)
     record = record_from_game(game)
     decisions = [a["action"]["type"] for m in record["moves"] for a in m.get("actions", [])]
     assert "sell-wine" in decisions
+    game = play_out(Game(seed=16, bets=True, players=3), 16)
+    record = record_from_game(game)
+    decisions = [a["action"]["type"] for m in record["moves"] for a in m.get("actions", [])]
+    assert "place-bet" in decisions
+    assert events_json(load_record(json.loads(json.dumps(record)))) == events_json(game)
     assert events_json(load_record(json.loads(json.dumps(record)))) == events_json(game)
 
 
@@ -319,6 +325,8 @@ def test_bad_json(tmp_path):
     path.write_text('{"format": "carcassonne-record/1",\n "moves": [}\n')
     with pytest.raises(RecordError, match=r"broken.json: not valid JSON \(line 2, column 12"):
         load_record(path)
+    with pytest.raises(RecordError, match="missing.json: cannot read the record: No such file"):
+        load_record(tmp_path / "missing.json")
 
 
 @pytest.mark.parametrize(
@@ -339,7 +347,7 @@ def test_bad_json(tmp_path):
             "move 1 (seat 0, base/E): 'figure': missing 'location'",
         ),
         (lambda d: d["moves"].__setitem__(2, []), "move 3: must be a JSON object, not a list"),
-        (lambda d: d["seats"].pop(), "record: 1 seats listed for 2 players"),
+        (lambda d: d["seats"].pop(), "record: 'seats' lists 1 for 2 players"),
         (
             lambda d: d["seats"][0].update(kind="robot"),
             "seats[0]: 'kind' must be one of human, random, greedy, not 'robot'",
@@ -376,9 +384,9 @@ def test_abbot_recall_without_the_abbot():
 
 def test_decision_with_unknown_action_type():
     data = raw(HAND_TYPED)
-    data["moves"][0]["actions"] = [{"seat": 1, "action": {"type": "place-bet", "chip": "4"}}]
+    data["moves"][0]["actions"] = [{"seat": 1, "action": {"type": "juggle", "balls": 3}}]
     assert replay_error(data).startswith(
-        "move 1 (seat 0, base/E), action 1: unknown action type 'place-bet'"
+        "move 1 (seat 0, base/E), action 1: unknown action type 'juggle'"
     )
 
 

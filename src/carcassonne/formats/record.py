@@ -273,7 +273,7 @@ def _parse_options(raw: Any, seats: tuple[Seat, ...]) -> GameOptions:
     if seats:
         players = values.setdefault("players", len(seats))
         if players != len(seats):
-            raise RecordError(f"record: {len(seats)} seats listed for {players} players")
+            raise RecordError(f"record: 'seats' lists {len(seats)} for {players} players")
     return GameOptions(**values)
 
 
