@@ -616,3 +616,72 @@ def test_random_games_keep_six_chips_and_hide_other_seats_chips(seed: int, playe
         steps += 1
     _check_hidden(game)
     assert all_chips_home(game)
+
+
+# ------------------------------------------------------------------- greedy bot, simulate
+
+
+def test_greedy_bets_the_plus_chip_on_a_long_open_road() -> None:
+    """A 6-tile road with one open end and plenty of tiles to come can only end at 7 or more
+    tiles: 4/7+ pays 7 for sure.  (With the game about to end, 2/6 would win: see below.)"""
+    from carcassonne.bots.greedy import GreedyBot
+
+    game = Game(players=2, bets=True, stack=(*["base/U"] * 4, "bets/07", *["base/B"] * 4, "base/E"))
+    for i in range(4):
+        turn(game, "base/U", -1 - i, 0, 0)
+    turn(game, "bets/07", 1, 0, 0)
+    assert game.phase == "bet"
+    assert GreedyBot(seed=1).choose(game) == PlaceBet("4/7+")
+
+
+def test_greedy_bets_on_the_current_size_when_the_game_is_about_to_end() -> None:
+    """One tile left after the office: the 6-tile road will most likely be settled as it is."""
+    from carcassonne.bots.greedy import GreedyBot
+
+    game = Game(players=2, bets=True, stack=(*["base/U"] * 4, "bets/07", "base/B"))
+    for i in range(4):
+        turn(game, "base/U", -1 - i, 0, 0)
+    turn(game, "bets/07", 1, 0, 0)
+    assert GreedyBot(seed=1).choose(game) == PlaceBet("2/6")
+
+
+def test_greedy_settles_final_bets_on_the_feature_that_pays_its_own_chip() -> None:
+    from carcassonne.bots.greedy import GreedyBot
+
+    game = _final_choice_game()
+    bot = GreedyBot(seed=1)
+    assert bot.choose(game) == SettleAgainst(1, 0, "road", "W")  # seat 0's 3/6: 3 tiles
+    game.apply(bot.choose(game))
+    assert bot.choose(game) == SettleAgainst(1, 0, "road", "E")  # seat 1's 2/6: 2 tiles
+    game.apply(bot.choose(game))
+    assert game.scores == [3, 2]
+
+
+def test_greedy_active_player_settles_where_its_own_chip_wins() -> None:
+    from carcassonne.bots.greedy import GreedyBot
+
+    game = _road_and_city_together()  # seat 1 holds the '4': the 4-tile city pays it 8
+    assert GreedyBot(seed=1).choose(game) == SettleAgainst(1, 0, "city", "N")
+
+
+def test_greedy_evaluation_of_bets_ignores_other_seats_hidden_chips() -> None:
+    from carcassonne.bots.bets_policy import bets_adjustment
+
+    game = Game(players=3, bets=True, stack=("bets/06", "base/U", "base/B"))
+    turn(game, "bets/06", 1, 0, 0, bets={0: "2/6", 1: "4", 2: "5/8+"})
+    game.apply(PlaceTile(-1, 0, 0))  # seat 1 extends the west road; step 2 is next
+    for seat in range(3):
+        values = bets_adjustment(game, game, seat)
+        assert values == bets_adjustment(game, _relabelled(game, seat), seat)
+        assert values != bets_adjustment(game, _relabelled(game, None), seat)  # own chip counts
+
+
+def test_simulate_summary_reports_bet_points_per_seat_and_chip() -> None:
+    from carcassonne.expansions.bets import bet_summary
+
+    lines = bet_summary([_road_game(4), _road_game(5)])  # 4/7+ pays 7 twice, 5/8+ 8 once
+    assert lines[0] == "bets: points per game by seat: seat 1 7.00, seat 2 4.00 (mean 5.50)"
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
+    assert rows["4/7+"] == ["1.00", "100.0", "7.00", "7.00"]
+    assert rows["5/8+"] == ["1.00", "50.0", "4.00", "4.00"]
+    assert rows["2/6"] == ["0.00", "0.0", "0.00", "0.00"]

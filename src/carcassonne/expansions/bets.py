@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import PASS, Pass
 from ..board import decode
+from ..events import ScoreEvent
 from ..formats.actions import register_action
 from ..tiles import CITY, KIND_NAMES, ROAD
 from .base import Decision, Expansion
@@ -322,3 +323,57 @@ class Bets(Expansion):
             "supply_counts": [len(s) for s in self.supply],
             "offices": offices,
         }
+
+
+# ----------------------------------------------------------------------------- statistics
+
+
+def bet_summary(games: list[Game]) -> list[str]:
+    """Report lines for ``carcassonne simulate --bets``: bet points per seat and game, and how
+    each chip type fared, from the settlement events."""
+    if not games:
+        return []
+    players = games[0].players
+    per_seat = [0] * players
+    settled = dict.fromkeys(CHIPS, 0)
+    won = dict.fromkeys(CHIPS, 0)
+    points = dict.fromkeys(CHIPS, 0)
+    for game in games:
+        for event in game.events:
+            if isinstance(event, ScoreEvent) and event.source == "bet":
+                chip, paid = event.detail["chip"], event.detail["paid"]
+                per_seat[event.detail["owner"]] += paid
+                settled[chip] += 1
+                won[chip] += paid > 0
+                points[chip] += paid
+    n = len(games)
+    seats = ", ".join(f"seat {s + 1} {p / n:.2f}" for s, p in enumerate(per_seat))
+    lines = [
+        f"bets: points per game by seat: {seats} (mean {sum(per_seat) / n / players:.2f})",
+        f"{'chip':<6} {'settled/game':>12} {'won %':>6} {'points/chip':>11} {'points/game':>11}",
+    ]
+    for chip in CHIPS:
+        count = settled[chip]
+        lines.append(
+            f"{chip:<6} {count / n:>12.2f} {100 * won[chip] / max(count, 1):>6.1f} "
+            f"{points[chip] / max(count, 1):>11.2f} {points[chip] / n:>11.2f}"
+        )
+    return lines
+
+
+def _register_tools() -> None:
+    """Teach the layers above the engine about bets: the greedy bot's policies and evaluation
+    (``bots/bets_policy.py``) and the ``simulate`` report.
+
+    Imported here rather than at the top because those modules import the engine; the engine
+    imports this module only when a game with bets is built, and the registries must be filled
+    by then.
+    """
+    from ..bots import bets_policy
+    from ..cli.simulate import register_summary
+
+    bets_policy.register()
+    register_summary(Bets.name, bet_summary)
+
+
+_register_tools()
