@@ -147,7 +147,8 @@ def _type_name(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true/false"
-    return {dict: "an object", list: "a list", str: "a string"}.get(type(value), repr(value))
+    names: dict[type, str] = {dict: "an object", list: "a list", str: "a string"}
+    return names.get(type(value), repr(value))
 
 
 def _keys(obj: Any, where: str, allowed: set[str], required: tuple[str, ...] = ()) -> None:
