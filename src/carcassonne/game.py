@@ -178,6 +178,9 @@ class Game:
             raise GameSetupError("the River cannot be played on a map (RULES.md D13)")
         if options.map_chips and options.map is None:
             raise GameSetupError("map chips need a map (--map)")
+        if options.seed is None:
+            # Every game gets a seed, so that any game can be saved as a record and replayed.
+            options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
         self.options = options
         self.players = options.players
         self.scores = [0] * self.players
@@ -875,8 +878,7 @@ class Game:
         # Queued decisions must be resolved by the copy's expansions, not the original's.
         owners = {id(e): c for e, c in zip(self.expansions, other.expansions, strict=True)}
         other._queue = [
-            replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d
-            for d in self._queue
+            replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in self._queue
         ]
         other._bind_hooks()
         return other

@@ -547,18 +547,10 @@ def record_from_game(
 ) -> dict[str, Any]:
     """The record of ``game`` so far (options, seats, every move and discard, the result).
 
-    A game without seed or stack is written as a typed-in game: its moves name its tiles.  Chance
-    beyond the tile order (the Map-Chips layout) then cannot be reproduced, so such a game needs a
-    seed to be recorded.
+    Every :class:`Game` has a seed (one is drawn when none is given), so the record reproduces
+    the draw order and any other setup chance, such as the Map-Chips layout.
     """
     options = game.options
-    if options.map_chips and options.seed is None:
-        raise RecordError(
-            "cannot record a Map-Chips game without a seed: its chip layout would not replay"
-        )
-    physical = options.seed is None and options.stack is None
-    if physical and game.map is not None:
-        options = options.with_(start_squares=game.used_start_squares)
     record: dict[str, Any] = {"format": RECORD_FORMAT, "options": _options_json(options)}
     if seats:
         # The seats go through the reader's checks, so a written record always reads back.
@@ -569,9 +561,6 @@ def record_from_game(
     record["seed"] = options.seed
     if options.stack is not None:
         record["stack"] = list(options.stack)
-    start_tile = _map_start_tile(game)
-    if start_tile is not None:
-        record["map_start_tile"] = start_tile
     record["moves"] = _moves_json(game)
     record["result"] = {"scores": list(game.scores), "finished": game.is_over}
     return record
