@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -266,6 +267,22 @@ def test_map_can_be_loaded_from_a_file(tmp_path: Path) -> None:
     game = Game(players=2, map=str(path), start_squares=("A", "B"), seed=1)
     assert game.map.name == "mine"
     assert set(game.used_start_squares) == {"A", "B"}
+
+
+def test_map_file_is_loaded_once_until_it_changes(tmp_path: Path) -> None:
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(_valid()), encoding="utf-8")
+    first = load_map(str(path))
+    assert load_map(str(path)) is first
+    changed = _valid() | {"title": "Mine, corrected"}
+    path.write_text(json.dumps(changed), encoding="utf-8")
+    os.utime(path, ns=(path.stat().st_mtime_ns + 10**9,) * 2)
+    assert load_map(str(path)).title == "Mine, corrected"
+
+
+def test_missing_map_file_is_a_setup_error(tmp_path: Path) -> None:
+    with pytest.raises(MapDataError, match="cannot read map file"):
+        load_map(str(tmp_path / "nowhere.json"))
 
 
 def test_unknown_map_name_is_a_setup_error() -> None:

@@ -30,6 +30,7 @@ DEFAULT_CHIPS_PER_GRAPE: dict[int, int] = {1: 6, 2: 4}
 #: side of the square blocks over which Map-Chips are spread evenly (see mapchips.py)
 DEFAULT_CHIP_BLOCK = 4
 _MAX_SIDE = OFFSET - 1  # coordinates 0…size-1 must encode
+_STEPS = ((0, -1), (1, 0), (0, 1), (-1, 0))  # (dx, dy) towards N E S W
 
 
 class MapDataError(GameSetupError):
@@ -235,7 +236,7 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
     city_squares = {(c.x, c.y) for c in cities}
     for city in cities:
         for side in city.open_edges:
-            dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[side]
+            dx, dy = _STEPS[side]
             nx, ny = city.x + dx, city.y + dy
             blocked = (
                 not (0 <= nx < width and 0 <= ny < height)
@@ -315,11 +316,7 @@ def _geometry(
     printed = {(c.x, c.y) for c in cities}
     border: dict[int, tuple[int, ...]] = {}
     for x, y in inside:
-        sides = tuple(
-            d
-            for d, (dx, dy) in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0)))
-            if (x + dx, y + dy) not in inside
-        )
+        sides = tuple(d for d, (dx, dy) in enumerate(_STEPS) if (x + dx, y + dy) not in inside)
         if sides:
             border[encode(x, y)] = sides
     squares = frozenset(encode(x, y) for x, y in inside - printed)
@@ -327,15 +324,25 @@ def _geometry(
 
 
 def load_map_file(path: str | Path) -> GameMap:
+    """A map file, parsed again only when it changed (games share one object, and with it the
+    Map-Chips setup tables cached per map)."""
     path = Path(path)
     try:
+        key = str(path.resolve())
+        stamp = path.stat().st_mtime_ns
+        cached = _FILES.get(key)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise MapDataError(f"{path}: cannot read map file: {exc}") from exc
-    return parse_map(data, str(path))
+    game_map = parse_map(data, str(path))
+    _FILES[key] = (stamp, game_map)
+    return game_map
 
 
 _BUNDLED: dict[str, GameMap] = {}
+_FILES: dict[str, tuple[int, GameMap]] = {}
 
 
 def bundled_maps() -> list[str]:
@@ -345,7 +352,7 @@ def bundled_maps() -> list[str]:
 
 
 def load_map(name_or_path: str) -> GameMap:
-    """A bundled map by name (``france``), or a map file by path; bundled maps load once."""
+    """A bundled map by name (``france``), or a map file by path; each is loaded once."""
     cached = _BUNDLED.get(name_or_path)
     if cached is not None:
         return cached
