@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..expansions.mapchips import OUTLET_POINTS, WINE, SellWine, wines
-
+# The expansion module imports this one to register it, so its names are imported where used.
 if TYPE_CHECKING:
     from ..game import Game
     from .greedy import GreedyBot
@@ -23,6 +22,8 @@ if TYPE_CHECKING:
 
 def wine_policy(game: Game, bot: GreedyBot) -> Any:
     """Sell the best wine on offer (never pass when a sale is possible)."""
+    from ..expansions.mapchips import OUTLET_POINTS, SellWine, wines
+
     chips = game.expansion("map-chips").in_front[game.to_move]
     scored: list[tuple[float, Any]] = []
     for action in game.legal_actions():
@@ -36,6 +37,8 @@ def wine_policy(game: Game, bot: GreedyBot) -> Any:
 
 def summary_lines(games: list[Game]) -> list[str]:
     """Average points per seat from collected chips and from wine, and how wine was sold."""
+    from ..expansions.mapchips import WINE
+
     if not games:
         return []
     seats = games[0].players
@@ -68,6 +71,7 @@ def summary_lines(games: list[Game]) -> list[str]:
 def register() -> None:
     """Plug the wine policy into the greedy bot and the summary into ``simulate``."""
     from ..cli.simulate import register_summary
+    from ..expansions.mapchips import WINE
     from .greedy import register_policy
 
     register_policy(WINE, wine_policy)
