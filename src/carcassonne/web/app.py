@@ -37,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from .. import __version__
 from ..bots import BOT_NAMES
+from ..formats.actions import action_to_json
 from . import replay
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -298,7 +299,12 @@ async def game_socket(websocket: WebSocket) -> None:
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
                     reply(
-                        {"type": "preview", "ply": len(room.game.history), "legal_actions": legal}
+                        {
+                            "type": "preview",
+                            "ply": len(room.game.history),
+                            "action": action_to_json(msg["action"]),
+                            "legal_actions": legal,
+                        }
                     )
             except ProtocolError as exc:
                 if conn is None:

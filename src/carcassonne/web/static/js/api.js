@@ -1,0 +1,85 @@
+// HTTP calls and the live game connection (websocket with automatic reconnect).
+
+export class ApiError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    throw new ApiError(data?.error || `http-${response.status}`, data?.message || response.statusText);
+  }
+  return data;
+}
+
+/**
+ * A game connection: says hello with the seat token, hands every server message to `onMessage`,
+ * and reconnects (with back-off) when the connection drops, e.g. while the server restarts.
+ */
+export class GameSocket {
+  constructor(gameId, token, { onMessage, onStatus }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus || (() => {});
+    this.delay = 500;
+    this.closed = false;
+    this.ws = null;
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.gameId)}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      ws.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      this.onStatus("open");
+    };
+    ws.onmessage = (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "error" && (message.code === "not-found" || message.code === "unauthorised") && !this.greeted) {
+        this.closed = true; // retrying cannot help
+      }
+      if (message.type === "welcome") this.greeted = true;
+      this.onMessage(message);
+    };
+    ws.onclose = () => {
+      this.onStatus("closed");
+      if (this.closed) return;
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 5000);
+    };
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}

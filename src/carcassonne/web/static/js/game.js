@@ -1,0 +1,510 @@
+// The game screen: the board, the drawn tile, the turn being built, the panels.
+//
+// A turn is built in the browser and sent only on confirm: the player puts the tile on a
+// highlighted square (R / Shift+R rotate, clicking the square again also rotates), the server
+// answers a "preview" with the figure actions that placement allows, the player may pick a
+// figure spot, and Enter (or ✓) sends tile and figure together. Esc undoes the figure, then the
+// tile. The server and its engine decide legality; the browser only offers what they listed.
+
+import { t, has } from "./i18n.js";
+import { api, GameSocket } from "./api.js";
+import { html, svg } from "./svg.js";
+import { BoardView } from "./board.js";
+import { drawTile } from "./tiles.js";
+import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName } from "./panels.js";
+import { rememberGame } from "./lobby.js";
+
+const ROTATIONS = [0, 90, 180, 270];
+const keyOf = (a) => JSON.stringify(a);
+
+export function mountGame(container, [gameId, token]) {
+  return new GameScreen(container, gameId, token || null);
+}
+
+class GameScreen {
+  constructor(container, gameId, token) {
+    this.gameId = gameId;
+    this.token = token;
+    this.info = null;
+    this.you = null;
+    this.state = null;
+    this.events = [];
+    this.rotation = 0;
+    this.figureType = null;
+    this.pending = null; // {x, y, rotation, tile, figureLegal, figure}
+    this.waiting = false;
+    this.hover = null;
+    this.gains = [];
+
+    this.root = html("div", { class: "game-screen" });
+    this.boardWrap = html("div", { class: "board-wrap" });
+    this.banner = html("div", { class: "banner", role: "status" }, t("game.connecting"));
+    this.toast = html("div", { class: "toast hidden", role: "alert" });
+    this.sidebar = html("aside", { class: "sidebar" });
+    this.root.append(this.boardWrap, this.sidebar);
+    container.appendChild(this.root);
+    this.board = new BoardView(this.boardWrap, {
+      onSquare: (sq) => this.clickSquare(sq),
+      onHover: (sq) => this.hoverSquare(sq),
+      onSpot: (key) => this.clickSpot(key),
+    });
+    const tools = html("div", { class: "board-tools" },
+      html("button", { title: t("board.zoom_in"), "aria-label": t("board.zoom_in"), onclick: () => this.board.zoom(1.25) }, "+"),
+      html("button", { title: t("board.zoom_out"), "aria-label": t("board.zoom_out"), onclick: () => this.board.zoom(0.8) }, "−"),
+      html("button", { title: t("board.fit"), "aria-label": t("board.fit"), onclick: () => this.board.fit(this.board.extra || []) }, "⤢"));
+    this.boardWrap.append(this.banner, this.toast, tools);
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    this.socket = new GameSocket(gameId, token, {
+      onMessage: (m) => this.message(m),
+      onStatus: (s) => {
+        if (s === "closed" && !this.socket.closed) this.setBanner(t("game.reconnecting"), "");
+      },
+    });
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    this.socket.close();
+    clearTimeout(this.toastTimer);
+  }
+
+  relabel() {
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  message(m) {
+    if (m.type === "welcome") {
+      this.info = m.game;
+      this.you = m.you;
+      this.board.setBoard(this.info.board, this.info.seats);
+      rememberGame(this.gameId, { token: this.token, seats: this.info.seats.map((s) => s.name), you: m.you.seats });
+    } else if (m.type === "state") {
+      this.setState(m);
+    } else if (m.type === "preview") {
+      const p = this.pending;
+      if (p && m.ply === this.state.ply && keyOf(m.action) === keyOf(this.tileAction(p))) {
+        p.figureLegal = m.legal_actions;
+        this.renderTurn();
+      }
+    } else if (m.type === "error") {
+      this.waiting = false;
+      this.showError(m.message || m.code);
+      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(m.message, "");
+      else this.renderTurn();
+    }
+  }
+
+  setState(m) {
+    const previous = this.state;
+    if (m.events_from === 0) this.events = [];
+    this.events = this.events.slice(0, m.events_from).concat(m.events);
+    this.gains = previous ? m.view.scores.map((s, i) => s - previous.view.scores[i]) : [];
+    if (!previous || previous.ply !== m.ply || previous.perspective !== m.perspective) {
+      this.pending = null;
+      this.figure = null;
+      this.waiting = false;
+      this.figureType = null;
+    }
+    this.state = m;
+    this.render();
+  }
+
+  send(actions) {
+    if (this.waiting) return;
+    if (this.socket.send({ type: "act", actions, ply: this.state.ply })) this.waiting = true;
+    else this.showError(t("game.offline"));
+    this.renderTurn();
+  }
+
+  showError(text) {
+    this.toast.textContent = text;
+    this.toast.classList.remove("hidden");
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => this.toast.classList.add("hidden"), 5000);
+  }
+
+  // ------------------------------------------------------------------ what may I do
+
+  get view() {
+    return this.state ? this.state.view : null;
+  }
+
+  legal() {
+    return (this.view && this.view.legal_actions) || [];
+  }
+
+  myTurn() {
+    return this.legal().length > 0 && !this.waiting && !this.state.broken;
+  }
+
+  placements() {
+    return this.legal().filter((a) => a.type === "place-tile");
+  }
+
+  rotationsAt(x, y) {
+    return this.placements().filter((a) => a.x === x && a.y === y).map((a) => a.rotation);
+  }
+
+  legalSquares() {
+    const seen = new Map();
+    for (const a of this.placements()) seen.set(`${a.x},${a.y}`, { x: a.x, y: a.y });
+    return [...seen.values()];
+  }
+
+  tileAction(p) {
+    return { type: "place-tile", x: p.x, y: p.y, rotation: p.rotation };
+  }
+
+  /** The figure choices now: from the preview (tile phase) or the legal actions (figure phase). */
+  figureLegal() {
+    if (this.view.phase === "figure") return this.legal();
+    return this.pending && this.pending.figureLegal ? this.pending.figureLegal : [];
+  }
+
+  figureTile() {
+    if (this.view.phase === "figure") return this.board.last;
+    return this.pending;
+  }
+
+  // ------------------------------------------------------------------ input
+
+  clickSquare({ x, y }) {
+    if (!this.myTurn() || this.view.phase !== "tile") return;
+    const fits = this.rotationsAt(x, y);
+    if (!fits.length) return;
+    let rotation;
+    if (this.pending && this.pending.x === x && this.pending.y === y) {
+      rotation = nextRotation(fits, this.pending.rotation, 1);
+    } else {
+      rotation = fits.includes(this.rotation) ? this.rotation : nextRotation(fits, this.rotation, 1);
+    }
+    this.place(x, y, rotation);
+  }
+
+  place(x, y, rotation) {
+    this.rotation = rotation;
+    this.pending = { x, y, rotation, tile: this.view.current_tile, figureLegal: null, figure: null };
+    this.socket.send({ type: "preview", action: this.tileAction(this.pending), ply: this.state.ply });
+    this.renderTurn();
+  }
+
+  hoverSquare(sq) {
+    const key = sq ? `${sq.x},${sq.y}` : null;
+    if (key === this.hover) return;
+    this.hover = key;
+    if (this.pending || !this.myTurn() || this.view.phase !== "tile") return;
+    if (!sq) {
+      this.board.setPending(null);
+      return;
+    }
+    const fits = this.rotationsAt(sq.x, sq.y);
+    if (!fits.length) {
+      this.board.setPending(null);
+      return;
+    }
+    const rotation = fits.includes(this.rotation) ? this.rotation : nextRotation(fits, this.rotation, 1);
+    this.board.setPending({ x: sq.x, y: sq.y, rotation, tile: this.view.current_tile }, true);
+  }
+
+  rotate(step) {
+    if (!this.myTurn() || this.view.phase !== "tile") return;
+    if (this.pending) {
+      const fits = this.rotationsAt(this.pending.x, this.pending.y);
+      if (fits.length > 1) this.place(this.pending.x, this.pending.y, nextRotation(fits, this.pending.rotation, step));
+      return;
+    }
+    const available = [...new Set(this.placements().map((a) => a.rotation))];
+    if (!available.length) return;
+    this.rotation = nextRotation(available, this.rotation, step);
+    this.hover = null;
+    this.renderTurn();
+  }
+
+  clickSpot(key) {
+    const legal = this.figureLegal();
+    const action = legal.find((a) => keyOf(a) === key);
+    if (!action) return;
+    const holder = this.view.phase === "figure" ? this : this.pending;
+    if (holder.figure && keyOf(holder.figure) === key) holder.figure = null;
+    else holder.figure = action;
+    this.renderTurn();
+  }
+
+  chooseFigure(action) {
+    const holder = this.view.phase === "figure" ? this : this.pending;
+    if (!holder) return;
+    holder.figure = holder.figure && keyOf(holder.figure) === keyOf(action) ? null : action;
+    this.renderTurn();
+  }
+
+  confirm() {
+    if (!this.myTurn()) return;
+    const phase = this.view.phase;
+    if (phase === "tile" && this.pending) {
+      this.send([this.tileAction(this.pending), this.pending.figure || { type: "pass" }]);
+    } else if (phase === "figure") {
+      this.send([this.figure || { type: "pass" }]);
+    }
+  }
+
+  undo() {
+    if (this.view && this.view.phase === "figure" && this.figure) {
+      this.figure = null;
+    } else if (this.pending && this.pending.figure) {
+      this.pending.figure = null;
+    } else if (this.pending) {
+      this.pending = null;
+    } else {
+      return;
+    }
+    this.renderTurn();
+  }
+
+  key(e) {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.key === "r" || e.key === "R") {
+      this.rotate(e.shiftKey ? -1 : 1);
+      e.preventDefault();
+    } else if (e.key === "Enter") {
+      this.confirm();
+      e.preventDefault();
+    } else if (e.key === "Escape") {
+      this.undo();
+      e.preventDefault();
+    }
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  setBanner(text, cls) {
+    this.banner.textContent = text;
+    this.banner.className = `banner ${cls || ""}`;
+  }
+
+  render() {
+    if (!this.state || !this.info) return;
+    this.board.extra = this.myTurn() ? this.legalSquares() : [];
+    this.board.update(this.view);
+    this.renderTurn();
+  }
+
+  /** Board aids, the banner and the side panels for the current state. */
+  renderTurn() {
+    if (!this.state || !this.info) return;
+    const view = this.view;
+    const seats = this.info.seats;
+    const mine = this.myTurn();
+    const phase = view.phase;
+    this.board.setHighlights();
+    this.board.setPending(null);
+    this.board.setSpots(null);
+    this.board.drawMarks(view);
+
+    if (this.state.broken) {
+      this.setBanner(t("game.broken", { why: this.state.broken }), "");
+    } else if (phase === "over") {
+      const winners = (this.state.summary || {}).winners || [];
+      this.setBanner(t("game.over", { who: winners.map((w) => seatName(seats, w)).join(", ") }), "over");
+    } else if (this.waiting) {
+      this.setBanner(t("game.sending"), "");
+    } else if (mine) {
+      const who = this.you.hotseat ? seatName(seats, view.to_move) : null;
+      const text = phase === "tile" ? t("game.your_tile") : phase === "figure" ? t("game.your_figure") : t("game.your_decision");
+      this.setBanner(who ? `${who}: ${text}` : text, "your-turn");
+    } else {
+      this.setBanner(t("game.waiting", { who: seatName(seats, view.to_move) }), "");
+    }
+
+    if (mine && phase === "tile") {
+      if (this.pending) {
+        this.board.setPending(this.pending);
+      } else {
+        const squares = this.legalSquares();
+        const available = [...new Set(this.placements().map((a) => a.rotation))];
+        if (!available.includes(this.rotation)) this.rotation = available[0];
+        const legal = this.placements().filter((a) => a.rotation === this.rotation).map((a) => ({ x: a.x, y: a.y }));
+        const legalKeys = new Set(legal.map((s) => `${s.x},${s.y}`));
+        this.board.setHighlights(legal, squares.filter((s) => !legalKeys.has(`${s.x},${s.y}`)));
+      }
+    }
+    const figureTile = mine ? this.figureTile() : null;
+    if (figureTile && (phase === "figure" || phase === "tile")) {
+      const holder = phase === "figure" ? this : this.pending;
+      const chosen = holder && holder.figure && holder.figure.type === "place-figure" ? holder.figure : null;
+      const colour = seats[view.to_move].colour;
+      const spots = this.figureLegal()
+        .filter((a) => a.type === "place-figure" && (!this.figureType || a.figure === this.figureType || !this.hasFigureType(this.figureType)))
+        .filter((a, i, all) => all.findIndex((b) => b.location === a.location) === i)
+        .map((a) => ({ key: keyOf(a), location: a.location, selected: chosen && chosen.location === a.location, label: t(`figure.${a.figure}`) }));
+      this.board.setSpots(figureTile, spots, chosen ? { ...chosen, colour } : null);
+    }
+    if (mine && !["tile", "figure"].includes(phase)) {
+      // Bets are placed on the office of the tile just placed.
+      if (phase === "bet" && this.board.last) this.board.markSquares([this.board.last]);
+    }
+    this.renderSidebar();
+  }
+
+  hasFigureType(type) {
+    return this.figureLegal().some((a) => a.type === "place-figure" && a.figure === type);
+  }
+
+  renderSidebar() {
+    const view = this.view;
+    const seats = this.info.seats;
+    const panels = [this.turnPanel()];
+    const decisions = this.decisionPanel();
+    if (decisions) panels.push(decisions);
+    if (this.state.summary) {
+      panels.push(summaryPanel(this.state.summary, seats, [
+        html("button", { onclick: () => this.download() }, t("summary.download")),
+        html("a", { href: `#/replay/${this.gameId}` }, t("summary.replay")),
+      ]));
+    }
+    panels.push(scoresPanel(this.info, view, { you: this.you.seats, gains: this.gains, online: this.state.online }));
+    const bets = betsPanel(this.info, view, this.state.perspective);
+    if (bets) panels.push(bets);
+    const wine = winePanel(this.info, view);
+    if (wine) panels.push(wine);
+    panels.push(logPanel(this.events, seats, (squares) => {
+      this.board.drawMarks(view);
+      this.board.markSquares(squares, "hl-feature");
+    }));
+    this.gains = [];
+    const scroll = this.sidebar.scrollTop;
+    this.sidebar.replaceChildren(...panels);
+    this.sidebar.scrollTop = scroll;
+  }
+
+  turnPanel() {
+    const view = this.view;
+    const mine = this.myTurn();
+    const phase = view.phase;
+    const preview = svg("svg", { class: "tile-preview", viewBox: "-4 -4 108 108", role: "img", "aria-label": view.current_tile || "" });
+    const rotation = this.pending ? this.pending.rotation : this.rotation;
+    if (view.current_tile && phase !== "over") drawTile(preview, view.current_tile, mine && phase === "tile" ? rotation : 0);
+    const side = html("div", { class: "turn-side" });
+    let actions = null;
+    const keys = html("div", { class: "turn-hint" }, html("span", { class: "kbd" }, "R"), " ", t("turn.key_rotate"), " · ",
+      html("span", { class: "kbd" }, "⏎"), " ", t("turn.key_confirm"), " · ", html("span", { class: "kbd" }, "Esc"), " ", t("turn.key_undo"));
+    if (mine && (phase === "tile" || phase === "figure")) {
+      const canUndo = phase === "tile" ? !!this.pending : !!this.figure;
+      actions = html("div", { class: "turn-actions" },
+        html("button", { class: "primary", disabled: phase === "tile" && !this.pending, onclick: () => this.confirm(), "data-action": "confirm" }, `✓ ${t("turn.confirm")}`),
+        html("button", { disabled: !canUndo, onclick: () => this.undo(), "data-action": "undo" }, `↶ ${t("turn.undo")}`));
+    }
+    if (mine && phase === "tile") {
+      side.append(
+        html("div", { class: "row rotate" },
+          html("button", { title: t("turn.rotate_left"), "aria-label": t("turn.rotate_left"), onclick: () => this.rotate(-1), "data-action": "rotate-left" }, "⟲"),
+          html("button", { title: t("turn.rotate_right"), "aria-label": t("turn.rotate_right"), onclick: () => this.rotate(1), "data-action": "rotate-right" }, "⟳")),
+        html("div", { class: "turn-hint" }, this.pending ? t("turn.hint_figure") : t("turn.hint_tile")));
+      if (this.pending) side.append(this.figureChoice());
+    } else if (mine && phase === "figure") {
+      side.append(html("div", { class: "turn-hint" }, t("turn.hint_figure")), this.figureChoice());
+    } else if (phase === "over") {
+      side.append(html("div", {}, t("turn.over")));
+    } else {
+      side.append(html("div", { class: "turn-hint" }, mine ? t("turn.decide") : t("game.waiting", { who: seatName(this.info.seats, view.to_move) })));
+    }
+    const tilesLeft = html("div", { class: "muted" }, view.current_tile ? t("turn.tile", { tile: view.current_tile }) : "");
+    return html("section", { class: "panel", "data-turn-panel": "" },
+      html("h3", {}, t("turn.title")), html("div", { class: "turn-panel" }, preview, side), actions, actions ? keys : null, tilesLeft);
+  }
+
+  /** Which figure to place (when there is a choice), and the abbot's recall. */
+  figureChoice() {
+    const legal = this.figureLegal();
+    const holder = this.view.phase === "figure" ? this : this.pending;
+    const types = [...new Set(legal.filter((a) => a.type === "place-figure").map((a) => a.figure))];
+    const box = html("div", { class: "figure-choice" });
+    if (types.length > 1) {
+      for (const type of types) {
+        box.append(html("button", {
+          class: (this.figureType || types[0]) === type ? "selected" : "",
+          onclick: () => {
+            this.figureType = type;
+            if (holder && holder.figure && holder.figure.type === "place-figure") {
+              const same = legal.find((a) => a.type === "place-figure" && a.figure === type && a.location === holder.figure.location);
+              holder.figure = same || null;
+            }
+            this.renderTurn();
+          },
+        }, t(`figure.${type}`)));
+      }
+    }
+    for (const a of legal.filter((a) => a.type !== "place-figure" && a.type !== "pass")) {
+      const selected = holder && holder.figure && keyOf(holder.figure) === keyOf(a);
+      box.append(html("button", { class: selected ? "selected" : "", onclick: () => this.chooseFigure(a), "data-action": a.type }, actionLabel(a)));
+    }
+    return box;
+  }
+
+  /** Decisions that are neither tile nor figure: bets, settlements, wine, or anything new. */
+  decisionPanel() {
+    const view = this.view;
+    if (!this.myTurn() || ["tile", "figure", "over"].includes(view.phase)) return null;
+    const legal = this.legal();
+    const passes = legal.filter((a) => a.type === "pass");
+    const others = legal.filter((a) => a.type !== "pass");
+    const title = has(`decision.${view.phase}`) ? t(`decision.${view.phase}`) : view.phase;
+    const passLabel = has(`decision.pass.${view.phase}`) ? t(`decision.pass.${view.phase}`) : t("decision.pass");
+    const chips = others.filter((a) => a.type === "place-bet");
+    const rest = others.filter((a) => a.type !== "place-bet");
+    const body = [];
+    if (chips.length) {
+      body.push(html("div", { class: "chips" }, chips.map((a) => html("button", {
+        class: "chip", onclick: () => this.send([a]), "data-bet": a.chip, title: t("bets.place", { chip: a.chip }),
+      }, a.chip))));
+    }
+    for (const a of rest) body.push(html("button", { onclick: () => this.send([a]), "data-action": a.type }, actionLabel(a)));
+    for (const a of passes) body.push(html("button", { onclick: () => this.send([a]), "data-action": "pass" }, passLabel));
+    return html("section", { class: "panel", "data-decision": view.phase },
+      html("h3", {}, title),
+      has(`decision.${view.phase}.hint`) ? html("p", { class: "turn-hint" }, t(`decision.${view.phase}.hint`)) : null,
+      html("div", { class: "decisions" }, body));
+  }
+
+  async download() {
+    try {
+      const record = await api(`/api/games/${this.gameId}/record`);
+      const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
+      const a = html("a", { href: URL.createObjectURL(blob), download: `carcassonne-${this.gameId}.json` });
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch (error) {
+      this.showError(error.message);
+    }
+  }
+}
+
+/** A readable label for an action the server offered (known types get proper text). */
+export function actionLabel(a) {
+  switch (a.type) {
+    case "recall-abbot":
+      return t("action.recall_abbot", { x: a.x, y: a.y });
+    case "sell-wine":
+      return t(a.outlet === "town" ? "action.sell_town" : "action.sell_export", { colour: t(`grape.${a.colour}`), chips: (a.chips || []).join("+") });
+    case "settle-bet":
+      return t("action.settle_bet", { feature: t(`feature.${a.kind}`), location: a.location, x: a.x, y: a.y });
+    case "place-bet":
+      return t("bets.place", { chip: a.chip });
+    case "pass":
+      return t("decision.pass");
+    default: {
+      const fields = Object.entries(a).filter(([k]) => k !== "type").map(([k, v]) => `${k}: ${v}`).join(", ");
+      return fields ? `${a.type} (${fields})` : a.type;
+    }
+  }
+}
+
+function nextRotation(options, current, step) {
+  const sorted = ROTATIONS.filter((r) => options.includes(r));
+  if (!sorted.length) return current;
+  if (step > 0) return sorted.find((r) => r > current) ?? sorted[0];
+  return [...sorted].reverse().find((r) => r < current) ?? sorted[sorted.length - 1];
+}

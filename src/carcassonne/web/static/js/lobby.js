@@ -1,0 +1,206 @@
+// The lobby: create a game (seats, expansions, seed), hand out the seat links, list your games.
+// Links hold the seat's secret token after '#', so it never reaches a server log; the games you
+// created or joined are remembered in this browser's localStorage.
+
+import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { html, SEAT_COLOURS } from "./svg.js";
+
+const GAMES_KEY = "carcassonne.games";
+const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
+
+function loadGames() {
+  try {
+    const games = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
+    return Array.isArray(games) ? games : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remember a game this browser plays or created (newest first, at most 30). */
+export function rememberGame(id, entry) {
+  const games = loadGames().filter((g) => !(g.id === id && g.token === (entry.token || null)));
+  games.unshift({ id, token: entry.token || null, seats: entry.seats || [], you: entry.you || [], when: Date.now() });
+  localStorage.setItem(GAMES_KEY, JSON.stringify(games.slice(0, 30)));
+}
+
+function forgetGame(id, token) {
+  localStorage.setItem(GAMES_KEY, JSON.stringify(loadGames().filter((g) => !(g.id === id && g.token === token))));
+}
+
+export const playLink = (id, token) => `${location.origin}/#/play/${id}/${token}`;
+export const watchLink = (id) => `${location.origin}/#/watch/${id}`;
+
+export function mountLobby(container) {
+  const page = html("div", { class: "page" });
+  container.appendChild(page);
+  const state = {
+    seats: [{ kind: "human", name: "" }, { kind: "bot:random", name: "" }],
+    options: { river: false, abbot: false, bets: false, map: false, map_chips: false },
+    seed: "",
+    hotseat: false,
+    created: null,
+    error: null,
+    bots: ["random", "greedy"],
+  };
+  api("/api/meta").then((meta) => {
+    state.bots = meta.bots;
+    render();
+  }).catch(() => {});
+
+  function seatRow(seat, i) {
+    const kinds = [["human", t("lobby.human")], ...state.bots.map((b) => [`bot:${b}`, t(`bot.${b}`)])];
+    return html("div", { class: "seat-row", "data-seat-row": i },
+      html("span", { class: "swatch", style: `background:${SEAT_COLOURS[COLOURS[i]]}`, title: t(`colour.${COLOURS[i]}`) }),
+      html("select", {
+        "aria-label": t("lobby.seat_kind", { n: i + 1 }),
+        name: `kind-${i}`,
+        onchange: (e) => { seat.kind = e.target.value; render(); },
+      }, kinds.map(([value, label]) => html("option", { value, selected: seat.kind === value }, label))),
+      html("input", {
+        type: "text", maxlength: 24, name: `name-${i}`, value: seat.name,
+        placeholder: seat.kind === "human" ? t("lobby.player_n", { n: i + 1 }) : t(`bot.${seat.kind.slice(4)}`),
+        "aria-label": t("lobby.seat_name", { n: i + 1 }),
+        oninput: (e) => { seat.name = e.target.value; },
+      }),
+      html("button", {
+        "aria-label": t("lobby.remove_seat"), title: t("lobby.remove_seat"), disabled: state.seats.length <= 2,
+        onclick: () => { state.seats.splice(i, 1); render(); },
+      }, "✕"));
+  }
+
+  function option(key, disabled = false) {
+    return html("label", {},
+      html("input", {
+        type: "checkbox", name: key, checked: state.options[key], disabled,
+        onchange: (e) => {
+          state.options[key] = e.target.checked;
+          if (key === "map" && !e.target.checked) state.options.map_chips = false;
+          if (key === "map" && e.target.checked) state.options.river = false;
+          render();
+        },
+      }),
+      html("span", {}, t(`option.${key}`), html("small", {}, t(`option.${key}.hint`))));
+  }
+
+  async function create() {
+    state.error = null;
+    const body = {
+      seats: state.seats.map((s) => (s.kind === "human"
+        ? { kind: "human", name: s.name.trim() || null }
+        : { kind: "bot", bot: s.kind.slice(4), name: s.name.trim() || null })),
+      options: {
+        river: state.options.river,
+        abbot: state.options.abbot,
+        bets: state.options.bets,
+        map: state.options.map ? "france" : null,
+        map_chips: state.options.map_chips,
+        seed: state.seed.trim() === "" ? null : Number(state.seed),
+      },
+      hotseat: state.hotseat,
+    };
+    if (body.options.seed !== null && !Number.isInteger(body.options.seed)) {
+      state.error = t("lobby.bad_seed");
+      render();
+      return;
+    }
+    try {
+      const created = await api("/api/games", { method: "POST", body });
+      state.created = created;
+      const names = created.game.seats.map((s) => s.name);
+      if (created.hotseat_token) rememberGame(created.id, { token: created.hotseat_token, seats: names, you: created.game.seats.filter((s) => s.kind === "human").map((s) => s.seat) });
+      for (const s of created.seats) rememberGame(created.id, { token: s.token, seats: names, you: [s.seat] });
+    } catch (error) {
+      state.error = error.message;
+    }
+    render();
+  }
+
+  function linkRow(label, url, open) {
+    const input = html("input", { type: "text", readonly: true, value: url, "aria-label": label, onfocus: (e) => e.target.select() });
+    return html("div", { class: "link-row" },
+      html("span", { style: "min-width:8rem" }, label), input,
+      html("button", {
+        onclick: async (e) => {
+          try {
+            await navigator.clipboard.writeText(url);
+            e.target.textContent = t("lobby.copied");
+          } catch {
+            input.select();
+          }
+        },
+      }, t("lobby.copy")),
+      open ? html("a", { href: url.slice(url.indexOf("#")), class: "button-link", "data-open-seat": open }, t("lobby.open")) : null);
+  }
+
+  function createdCard() {
+    const c = state.created;
+    const seats = c.game.seats;
+    const rows = [];
+    if (c.hotseat_token) rows.push(linkRow(t("lobby.hotseat_link"), playLink(c.id, c.hotseat_token), "hotseat"));
+    for (const s of c.seats) rows.push(linkRow(`${seats[s.seat].name}`, playLink(c.id, s.token), String(s.seat)));
+    rows.push(linkRow(t("lobby.spectator_link"), watchLink(c.id), null));
+    const first = c.hotseat_token || (c.seats[0] && c.seats[0].token);
+    return html("section", { class: "card", "data-created": c.id },
+      html("h2", {}, t("lobby.created")),
+      html("p", { class: "muted" }, t("lobby.links_hint")),
+      html("div", { class: "links" }, rows),
+      html("div", { class: "row", style: "margin-top:1rem" },
+        first ? html("a", { href: `#/play/${c.id}/${first}` }, html("button", { class: "primary", "data-play": "" }, t("lobby.play_now"))) : html("a", { href: `#/watch/${c.id}` }, html("button", { class: "primary" }, t("lobby.watch"))),
+        html("button", { onclick: () => { state.created = null; render(); } }, t("lobby.new_game"))));
+  }
+
+  function createCard() {
+    const humans = state.seats.filter((s) => s.kind === "human").length;
+    return html("section", { class: "card" },
+      html("h2", {}, t("lobby.new_game")),
+      html("h3", {}, t("lobby.seats")),
+      html("div", { class: "seat-rows" }, state.seats.map(seatRow)),
+      html("button", {
+        disabled: state.seats.length >= 6,
+        onclick: () => { state.seats.push({ kind: "bot:random", name: "" }); render(); },
+      }, `+ ${t("lobby.add_seat")}`),
+      html("h3", { style: "margin-top:1rem" }, t("lobby.options")),
+      html("div", { class: "options" },
+        option("river", state.options.map), option("abbot"), option("bets"), option("map"), option("map_chips", !state.options.map)),
+      html("div", { class: "row" },
+        html("label", {}, html("input", {
+          type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,
+          onchange: (e) => { state.hotseat = e.target.checked; },
+        }), " ", t("lobby.hotseat")),
+        html("label", {}, t("lobby.seed"), " ", html("input", {
+          type: "text", inputmode: "numeric", name: "seed", value: state.seed, size: 10, placeholder: t("lobby.seed_random"),
+          oninput: (e) => { state.seed = e.target.value; },
+        }))),
+      state.error ? html("p", { class: "error-box", role: "alert" }, state.error) : null,
+      html("div", { class: "row", style: "margin-top:1rem" },
+        html("button", { class: "primary", onclick: create, "data-create": "" }, t("lobby.create"))));
+  }
+
+  function gamesCard() {
+    const games = loadGames();
+    return html("section", { class: "card" },
+      html("h2", {}, t("lobby.your_games")),
+      games.length ? html("ul", { class: "game-list" }, games.map((g) => html("li", {},
+        html("span", {}, html("strong", {}, g.seats.join(" · ")), html("br"),
+          html("small", { class: "muted" }, `${new Date(g.when).toLocaleString()} · ${g.you.length ? t("lobby.as", { who: g.you.map((s) => g.seats[s]).join(", ") }) : ""}`)),
+        html("span", { class: "row" },
+          g.token ? html("a", { href: `#/play/${g.id}/${g.token}` }, t("lobby.continue")) : null,
+          html("a", { href: `#/watch/${g.id}` }, t("lobby.watch")),
+          html("a", { href: `#/replay/${g.id}` }, t("lobby.replay")),
+          html("button", { title: t("lobby.forget"), "aria-label": t("lobby.forget"), onclick: () => { forgetGame(g.id, g.token); render(); } }, "✕"))))) : html("p", { class: "muted" }, t("lobby.no_games")));
+  }
+
+  function render() {
+    page.replaceChildren(html("div", { class: "page-narrow" },
+      html("h1", {}, t("lobby.title")),
+      html("p", { class: "muted" }, t("lobby.intro")),
+      html("div", { class: "lobby-grid" },
+        html("div", {}, state.created ? createdCard() : createCard()),
+        html("div", {}, gamesCard()))));
+  }
+
+  render();
+  return { relabel: render };
+}

@@ -1,0 +1,145 @@
+// The replay viewer: step through a finished game (from the server) or an uploaded record.
+// The server replays the record through the engine and sends one spectator view per action,
+// so stepping back and forth needs no engine here.
+
+import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { html } from "./svg.js";
+import { BoardView } from "./board.js";
+import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName } from "./panels.js";
+import { actionLabel } from "./game.js";
+
+export function mountReplay(container, [gameId]) {
+  const page = html("div", { class: "page" });
+  container.appendChild(page);
+  let viewer = null;
+
+  function showUpload(error = null) {
+    const input = html("input", { type: "file", accept: ".json,application/json", "data-upload": "" });
+    input.addEventListener("change", async () => {
+      const file = input.files[0];
+      if (!file) return;
+      try {
+        const record = JSON.parse(await file.text());
+        start(await api("/api/replay", { method: "POST", body: record }));
+      } catch (e) {
+        showUpload(e instanceof SyntaxError ? t("replay.not_json") : e.message);
+      }
+    });
+    page.replaceChildren(html("div", { class: "page-narrow" },
+      html("h1", {}, t("replay.title")),
+      html("section", { class: "card" },
+        html("p", {}, t("replay.upload_hint")),
+        input,
+        error ? html("p", { class: "error-box", role: "alert" }, error) : null)));
+  }
+
+  function start(data) {
+    page.remove();
+    viewer = new ReplayViewer(container, data);
+  }
+
+  if (gameId) {
+    api(`/api/games/${encodeURIComponent(gameId)}/replay`).then(start).catch((e) => showUpload(e.message));
+  } else {
+    showUpload();
+  }
+  return {
+    destroy: () => viewer && viewer.destroy(),
+    relabel: () => (viewer ? viewer.render() : showUpload()),
+  };
+}
+
+class ReplayViewer {
+  constructor(container, data) {
+    this.data = data;
+    this.index = 0;
+    this.timer = null;
+    this.root = html("div", { class: "game-screen" });
+    this.boardWrap = html("div", { class: "board-wrap" });
+    this.sidebar = html("aside", { class: "sidebar" });
+    this.root.append(this.boardWrap, this.sidebar);
+    container.appendChild(this.root);
+    this.board = new BoardView(this.boardWrap);
+    this.board.setBoard(data.game.board, data.game.seats);
+    this.banner = html("div", { class: "banner", role: "status" });
+    this.boardWrap.append(this.banner, html("div", { class: "board-tools" },
+      html("button", { "aria-label": t("board.zoom_in"), onclick: () => this.board.zoom(1.25) }, "+"),
+      html("button", { "aria-label": t("board.zoom_out"), onclick: () => this.board.zoom(0.8) }, "−"),
+      html("button", { "aria-label": t("board.fit"), onclick: () => this.board.fit() }, "⤢")));
+    this.onKey = (e) => {
+      if (e.key === "ArrowRight") this.go(this.index + 1);
+      else if (e.key === "ArrowLeft") this.go(this.index - 1);
+      else if (e.key === " ") this.toggle();
+      else return;
+      e.preventDefault();
+    };
+    document.addEventListener("keydown", this.onKey);
+    this.go(data.frames.length - 1);
+    this.board.fit();
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  go(index) {
+    this.index = Math.max(0, Math.min(this.data.frames.length - 1, index));
+    if (this.index === this.data.frames.length - 1) this.stop();
+    this.render();
+  }
+
+  toggle() {
+    if (this.timer) this.stop();
+    else {
+      if (this.index === this.data.frames.length - 1) this.index = 0;
+      this.timer = setInterval(() => this.go(this.index + 1), 700);
+      this.render();
+    }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  render() {
+    const frames = this.data.frames;
+    const frame = frames[this.index];
+    const seats = this.data.game.seats;
+    const view = frame.view;
+    this.board.update(view);
+    const last = this.index === frames.length - 1;
+    const action = frame.action ? `${seatName(seats, frame.seat)}: ${actionLabel(frame.action)}` : t("replay.start");
+    this.banner.textContent = `${t("replay.step", { n: this.index, total: frames.length - 1 })} — ${action}`;
+    const events = frames.slice(0, this.index + 1).flatMap((f) => f.events);
+    const slider = html("input", {
+      type: "range", min: 0, max: frames.length - 1, value: this.index, "aria-label": t("replay.position"),
+      oninput: (e) => this.go(Number(e.target.value)),
+    });
+    const controls = html("section", { class: "panel" },
+      html("h3", {}, t("replay.title")),
+      html("div", { class: "replay-controls" },
+        html("button", { "aria-label": t("replay.first"), onclick: () => this.go(0) }, "⏮"),
+        html("button", { "aria-label": t("replay.back"), onclick: () => this.go(this.index - 1), "data-step": "back" }, "◀"),
+        html("button", { "aria-label": t("replay.play"), onclick: () => this.toggle() }, this.timer ? "⏸" : "▶"),
+        html("button", { "aria-label": t("replay.forward"), onclick: () => this.go(this.index + 1), "data-step": "forward" }, "▶|"),
+        html("button", { "aria-label": t("replay.last"), onclick: () => this.go(frames.length - 1) }, "⏭"),
+        slider),
+      html("p", { class: "turn-hint" }, t("replay.keys")));
+    const info = { seats };
+    const panels = [controls];
+    if (last && this.data.summary.over) panels.push(summaryPanel(this.data.summary, seats));
+    panels.push(scoresPanel(info, view));
+    const bets = betsPanel(info, view, null);
+    if (bets) panels.push(bets);
+    const wine = winePanel(info, view);
+    if (wine) panels.push(wine);
+    panels.push(logPanel(events, seats, (squares) => {
+      this.board.drawMarks(view);
+      this.board.markSquares(squares, "hl-feature");
+    }));
+    this.sidebar.replaceChildren(...panels);
+  }
+}

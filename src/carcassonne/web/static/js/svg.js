@@ -1,0 +1,77 @@
+// Small SVG helpers shared by the board, the tile drawings and the panels.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Create an SVG element with attributes, optionally appended to a parent. */
+export function svg(tag, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null) node.setAttribute(key, String(value));
+  }
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Create an HTML element with attributes and children (strings become text nodes). */
+export function html(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.appendChild(typeof child === "string" || typeof child === "number"
+      ? document.createTextNode(String(child)) : child);
+  }
+  return node;
+}
+
+export const SEAT_COLOURS = {
+  blue: "#2f6fdf",
+  yellow: "#f3c623",
+  green: "#2fae52",
+  pink: "#f07ab8",
+  red: "#e0402f",
+  black: "#333333",
+};
+
+export const GRAPE_COLOURS = {
+  purple: "#7d3c98",
+  "light-blue": "#5dade2",
+  orange: "#eb8c1e",
+};
+
+// A meeple standing in a 20 x 21 box whose foot-centre is (10, 21).
+const MEEPLE_PATH =
+  "M10,0 C13,0 14.6,2.2 14.6,4.7 C14.6,6.1 14.1,7.1 13.3,7.8 L19,9.8 C20.3,10.3 20.5,11.9 " +
+  "19.3,12.6 L15,14.2 L17.7,19.3 C18.1,20.1 17.6,21 16.7,21 L12.1,21 L10,17.2 L7.9,21 L3.3,21 " +
+  "C2.4,21 1.9,20.1 2.3,19.3 L5,14.2 L0.7,12.6 C-0.5,11.9 -0.3,10.3 1,9.8 L6.7,7.8 " +
+  "C5.9,7.1 5.4,6.1 5.4,4.7 C5.4,2.2 7,0 10,0 Z";
+// The abbot: a hooded figure in a long robe.
+const ABBOT_PATH =
+  "M10,0 C13.4,0 15.2,2.6 15.2,5.4 C15.2,7.2 14.4,8.4 13.4,9.2 L17.9,19.6 C18.3,20.4 17.8,21 " +
+  "16.9,21 L3.1,21 C2.2,21 1.7,20.4 2.1,19.6 L6.6,9.2 C5.6,8.4 4.8,7.2 4.8,5.4 C4.8,2.6 6.6,0 10,0 Z";
+
+/**
+ * Draw a figure centred on (x, y) in tile units. Farmers lie down, as on the real board.
+ * `size` is the figure height in tile units (a tile is 100).
+ */
+export function drawFigure(parent, { x, y, colour, figure = "meeple", lying = false, size = 24 }) {
+  const scale = size / 21;
+  const rotate = lying ? " rotate(-90 10 10.5)" : "";
+  const g = svg("g", {
+    class: `figure figure-${figure}`,
+    transform: `translate(${x - 10 * scale} ${y - 10.5 * scale}) scale(${scale})${rotate}`,
+  }, parent);
+  const path = figure === "abbot" ? ABBOT_PATH : MEEPLE_PATH;
+  svg("path", { d: path, class: "figure-halo" }, g);
+  svg("path", { d: path, fill: SEAT_COLOURS[colour] || colour, class: "figure-body" }, g);
+  if (figure === "abbot") {
+    svg("path", { d: "M6.6,9.2 Q10,11.5 13.4,9.2", class: "figure-detail" }, g);
+  }
+  return g;
+}

@@ -1,0 +1,547 @@
+// Tile drawings computed from the engine's tile geometry (GET /api/tiles), no image assets.
+//
+// A tile is a 100 x 100 square in board orientation. From an orientation's edges and segments we
+// build a small model: city regions (standard shapes by which edges a city touches), roads and
+// rivers as curves between edge midpoints, centre features (monastery, garden, betting office)
+// placed where nothing else runs, field dividers where an office separates fields, and one spot
+// per segment where a figure stands. The same model serves drawing and clicking, so a figure is
+// always drawn where the player clicked to place it.
+
+import { svg } from "./svg.js";
+
+const EDGES = ["N", "E", "S", "W"];
+const HALVES = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"];
+const MID = [[50, 0], [100, 50], [50, 100], [0, 50]];
+// Where each half-edge meets the tile border (25% / 75% along its edge).
+const HALF_POINT = [[25, 0], [75, 0], [100, 25], [100, 75], [75, 100], [25, 100], [0, 75], [0, 25]];
+// Boundary point between consecutive half-edges i and i+1 (clockwise): edge middles and corners.
+const BETWEEN = [[50, 0], [100, 0], [100, 50], [100, 100], [50, 100], [0, 100], [0, 50], [0, 0]];
+
+const ROAD_HALF_WIDTH = 6;
+const RIVER_HALF_WIDTH = 8;
+const CENTRE_RADIUS = { monastery: 16, "betting-office": 12, garden: 11 };
+
+let TILES = {};
+
+/** Load the tile geometry once; every drawing afterwards is synchronous. */
+export async function loadTiles() {
+  const response = await fetch("/api/tiles");
+  if (!response.ok) throw new Error(`cannot load tiles: HTTP ${response.status}`);
+  TILES = (await response.json()).tiles;
+  return TILES;
+}
+
+/** Every tile id, in data order (base, river, bets). */
+export function tileIds() {
+  return Object.keys(TILES);
+}
+
+export function tileInfo(tileId) {
+  return TILES[tileId];
+}
+
+// ---------------------------------------------------------------------------------- geometry
+
+/** Rotate a point k quarter turns clockwise about the tile centre. */
+function rot([x, y], k) {
+  for (let i = 0; i < ((k % 4) + 4) % 4; i++) [x, y] = [100 - y, x];
+  return [x, y];
+}
+
+const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+function quad(a, c, b, steps = 12) {
+  const pts = [];
+  for (let i = 0; i <= steps; i++) {
+    const t = i / steps;
+    const u = 1 - t;
+    pts.push([u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1]]);
+  }
+  return pts;
+}
+
+function distToPolyline(p, pts) {
+  let best = Infinity;
+  for (let i = 1; i < pts.length; i++) {
+    const [ax, ay] = pts[i - 1];
+    const [bx, by] = pts[i];
+    const dx = bx - ax;
+    const dy = by - ay;
+    const len2 = dx * dx + dy * dy || 1;
+    const t = Math.max(0, Math.min(1, ((p[0] - ax) * dx + (p[1] - ay) * dy) / len2));
+    best = Math.min(best, Math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy));
+  }
+  return best;
+}
+
+// City shapes in a canonical orientation; `k` quarter turns put them in place. Each has the
+// region's outline, its wall (the inner border), a point-in-region test, the figure spot and
+// where a coat of arms goes.
+const CITY_SHAPES = {
+  // one edge (N): a cap
+  cap: {
+    canon: [0],
+    outline: "M0,0 L100,0 Q50,60 0,0 Z",
+    walls: [[[100, 0], [50, 60], [0, 0]]],
+    inside: ([x, y]) => y < 1.2 * x * (100 - x) / 100,
+    spot: [50, 13],
+    arms: [78, 9],
+  },
+  // two adjacent edges (W and N): a corner
+  corner: {
+    canon: [0, 3],
+    outline: "M0,0 L100,0 Q35,35 0,100 Z",
+    walls: [[[100, 0], [35, 35], [0, 100]]],
+    inside: ([x, y]) => {
+      const t = (1 - (x - y) / 100) / 2;
+      return x + y < 100 - 60 * t * (1 - t);
+    },
+    spot: [30, 27],
+    arms: [12, 14],
+  },
+  // two opposite edges (E and W): a band
+  band: {
+    canon: [1, 3],
+    outline: "M0,0 Q50,50 100,0 L100,100 Q50,50 0,100 Z",
+    walls: [[[0, 0], [50, 50], [100, 0]], [[0, 100], [50, 50], [100, 100]]],
+    inside: ([x, y]) => {
+      const depth = x * (100 - x) / 100;
+      return y > depth && y < 100 - depth;
+    },
+    spot: [50, 50],
+    arms: [16, 50],
+  },
+  // three edges (N, E, W): everything but a bay at the south
+  three: {
+    canon: [0, 1, 3],
+    outline: "M0,0 L100,0 L100,100 Q50,40 0,100 Z",
+    walls: [[[100, 100], [50, 40], [0, 100]]],
+    inside: ([x, y]) => y < 100 - 1.2 * x * (100 - x) / 100,
+    spot: [50, 36],
+    arms: [22, 22],
+  },
+  full: {
+    canon: [0, 1, 2, 3],
+    outline: "M0,0 H100 V100 H0 Z",
+    walls: [],
+    inside: () => true,
+    spot: [50, 50],
+    arms: [26, 26],
+  },
+};
+
+/** The shape and rotation (quarter turns) that draw a city touching `edges` (indices). */
+function cityShape(edges) {
+  const want = [...edges].sort().join();
+  for (const shape of Object.values(CITY_SHAPES)) {
+    if (shape.canon.length !== edges.length) continue;
+    for (let k = 0; k < 4; k++) {
+      const turned = shape.canon.map((e) => (e + k) % 4).sort().join();
+      if (turned === want) return { shape, k };
+    }
+  }
+  throw new Error(`no city shape for edges ${edges}`);
+}
+
+function cityModel(segment, index) {
+  const edges = segment.edges.map((e) => EDGES.indexOf(e));
+  const { shape, k } = cityShape(edges);
+  return {
+    index,
+    k,
+    outline: shape.outline,
+    walls: shape.walls.map(([a, c, b]) => quad(rot(a, k), rot(c, k), rot(b, k))),
+    inside: (p) => shape.inside(rot(p, -k)),
+    spot: rot(shape.spot, k),
+    arms: rot(shape.arms, k),
+    coatOfArms: segment.coat_of_arms,
+  };
+}
+
+/** Points of a road or river between two edges (or from an edge to `end`). */
+function track(edges, end) {
+  const a = MID[edges[0]];
+  if (edges.length === 1) return [a, end];
+  const b = MID[edges[1]];
+  if ((edges[0] + 2) % 4 === edges[1]) return [a, b];
+  return quad(a, [50, 50], b);
+}
+
+/**
+ * Choose where a centre feature goes: as near the middle as possible while keeping clear of
+ * cities, through-roads, rivers and features already placed. `pull` > 0 draws it towards
+ * `anchors` (an office towards the roads ending at it), < 0 pushes it away (a monastery whose
+ * road crosses a river on a bridge).
+ */
+function freePoint(model, radius, anchors = [], pull = 0, cap = 10) {
+  let best = null;
+  let bestScore = -Infinity;
+  for (let x = 15; x <= 85; x += 2.5) {
+    for (let y = 15; y <= 85; y += 2.5) {
+      const p = [x, y];
+      let clear = Math.min(x, y, 100 - x, 100 - y) - radius;
+      for (const city of model.cities) {
+        if (city.inside(p)) clear = -100;
+        for (const wall of city.walls) clear = Math.min(clear, distToPolyline(p, wall) - radius);
+      }
+      for (const t of model.obstacles) clear = Math.min(clear, distToPolyline(p, t.pts) - t.width - radius);
+      for (const c of model.centres) clear = Math.min(clear, dist(p, c.at) - c.radius - radius);
+      let score = Math.min(clear, cap) - 0.15 * dist(p, [50, 50]);
+      for (const a of anchors) score += pull * dist(p, a);
+      if (score > bestScore + 1e-9) {
+        bestScore = score;
+        best = p;
+      }
+    }
+  }
+  return best;
+}
+
+/** Clearance of a figure spot from everything drawn on the tile (negative = on something). */
+function clearance(model, p, own) {
+  let clear = Math.min(p[0], p[1], 100 - p[0], 100 - p[1]) - 6;
+  for (const city of model.cities) {
+    if (city.inside(p)) return -100;
+    for (const wall of city.walls) clear = Math.min(clear, distToPolyline(p, wall) - 4);
+  }
+  for (const t of [...model.obstacles, ...model.spurs, ...model.dividers]) {
+    clear = Math.min(clear, distToPolyline(p, t.pts) - t.width - 3);
+  }
+  for (const c of model.centres) clear = Math.min(clear, dist(p, c.at) - c.radius - 4);
+  for (const s of model.taken) if (s !== own) clear = Math.min(clear, dist(p, s) - 14);
+  return clear;
+}
+
+/**
+ * A field's figure spot: walk from each of its half-edges towards the field's middle, never
+ * across a road, river, wall or divider, and take the point with the most room.
+ */
+function fieldSpot(model, halves) {
+  const inset = halves.map((h) => {
+    const [x, y] = HALF_POINT[h];
+    return [x + (x === 0 ? 11 : x === 100 ? -11 : 0), y + (y === 0 ? 11 : y === 100 ? -11 : 0)];
+  });
+  const centroid = [
+    inset.reduce((s, p) => s + p[0], 0) / inset.length,
+    inset.reduce((s, p) => s + p[1], 0) / inset.length,
+  ];
+  let best = inset[0];
+  let bestScore = -Infinity;
+  for (const start of inset) {
+    for (let s = 0; s <= 1.0001; s += 0.1) {
+      const p = [start[0] + s * (centroid[0] - start[0]), start[1] + s * (centroid[1] - start[1])];
+      const clear = clearance(model, p);
+      if (clear < -2) break; // crossed into something: the rest of this walk is another region
+      const score = Math.min(clear, 12) - 0.05 * dist(p, centroid);
+      if (score > bestScore) {
+        bestScore = score;
+        best = p;
+      }
+    }
+  }
+  return best;
+}
+
+const MODELS = new Map();
+
+/** The drawing model of a tile type at a rotation (memoised). */
+export function tileModel(tileId, rotation) {
+  const key = `${tileId}@${rotation}`;
+  let model = MODELS.get(key);
+  if (!model) {
+    const tile = TILES[tileId];
+    const orientation = tile.rotations[rotation / 90];
+    model = buildModel(tile, orientation);
+    MODELS.set(key, model);
+  }
+  return model;
+}
+
+function buildModel(tile, o) {
+  const segs = o.segments;
+  const model = {
+    tile,
+    orientation: o,
+    cities: [],
+    roads: [],
+    rivers: [],
+    obstacles: [], // through-roads and rivers, which centre features avoid
+    spurs: [], // roads that end on this tile
+    dividers: [],
+    centres: [],
+    lake: null,
+    spots: new Map(), // segment index -> [x, y]
+    taken: [],
+    locations: {}, // location name -> segment index
+    arms: [],
+  };
+  segs.forEach((s, i) => {
+    model.locations[s.location] = i;
+    for (const e of s.edges) model.locations[e] = i;
+    for (const h of s.halves) model.locations[h] = i;
+    if (s.kind === "city") model.cities.push(cityModel(s, i));
+  });
+  const decor = new Set(tile.decor);
+
+  // Rivers first: they run through or end in a spring or a lake.
+  for (const river of o.rivers) {
+    const edges = river.map((e) => EDGES.indexOf(e));
+    if (edges.length === 1) {
+      const lake = decor.has("lake");
+      const mid = MID[edges[0]];
+      const at = lake ? [50 + (mid[0] - 50) * 0.3, 50 + (mid[1] - 50) * 0.3] : [50, 50];
+      model.lake = { at, radius: lake ? 21 : 9, lake };
+      model.rivers.push({ pts: [mid, at] });
+      model.centres.push({ kind: "water", at, radius: model.lake.radius });
+    } else {
+      const pts = track(edges);
+      model.rivers.push({ pts });
+      model.obstacles.push({ pts, width: RIVER_HALF_WIDTH });
+    }
+  }
+  const roadSegs = segs.map((s, i) => [s, i]).filter(([s]) => s.kind === "road");
+  for (const [s, i] of roadSegs) {
+    if (s.edges.length === 2) {
+      const pts = track(s.edges.map((e) => EDGES.indexOf(e)));
+      model.roads.push({ index: i, pts });
+      model.obstacles.push({ pts, width: ROAD_HALF_WIDTH });
+    }
+  }
+  const endEdges = roadSegs.filter(([s]) => s.edges.length === 1).map(([s]) => EDGES.indexOf(s.edges[0]));
+  const endMids = endEdges.map((e) => MID[e]);
+
+  // Centre features: the office draws the roads ending on the tile towards it.
+  // With a monastery too, the office sits by its road (bets/09: "the office on the west side").
+  const shared = tile.centre.length > 1;
+  const order = [...tile.centre].sort((a, b) => (b === "betting-office") - (a === "betting-office"));
+  for (const name of order) {
+    const radius = CENTRE_RADIUS[name] || 12;
+    let at;
+    if (name === "betting-office") at = freePoint(model, radius, endMids, shared ? -0.4 : -0.05);
+    else if (name === "monastery") at = freePoint(model, radius, endMids, 0.02);
+    else at = freePoint(model, radius);
+    model.centres.push({ kind: name, at, radius });
+  }
+  if (decor.has("village") || decor.has("crossroads")) {
+    model.centres.push({ kind: decor.has("village") ? "village" : "crossroads", at: [50, 50], radius: 9 });
+  }
+
+  // Roads that end here end at the office, the monastery, the village or crossroads, or run
+  // under a city wall (a city gate).
+  const hub = model.centres.find((c) => c.kind === "betting-office")
+    || model.centres.find((c) => c.kind === "monastery")
+    || model.centres.find((c) => c.kind === "village" || c.kind === "crossroads");
+  for (const [s, i] of roadSegs) {
+    if (s.edges.length !== 1) continue;
+    const e = EDGES.indexOf(s.edges[0]);
+    let end = hub ? hub.at : [50, 50];
+    if (!hub && o.edges[(e + 2) % 4] === "C") {
+      const far = MID[(e + 2) % 4];
+      end = [50 + (far[0] - 50) * 0.6, 50 + (far[1] - 50) * 0.6];
+    }
+    const pts = [MID[e], end];
+    model.roads.push({ index: i, pts, end: true });
+    model.spurs.push({ pts, width: ROAD_HALF_WIDTH });
+  }
+
+  // An office separates the fields around it (RULES.md §3): draw a divider from the office to
+  // every place on the border where one field gives way to another without a road between.
+  const office = model.centres.find((c) => c.kind === "betting-office");
+  if (office) {
+    const fieldOf = new Array(8).fill(-1);
+    segs.forEach((s, i) => {
+      if (s.kind === "field") for (const h of s.halves) fieldOf[HALVES.indexOf(h)] = i;
+    });
+    const ring = [];
+    for (let h = 0; h < 8; h++) if (fieldOf[h] >= 0) ring.push(h);
+    for (let j = 0; j < ring.length; j++) {
+      const h = ring[j];
+      const next = ring[(j + 1) % ring.length];
+      if (fieldOf[h] === fieldOf[next]) continue;
+      let target;
+      if (next === (h + 1) % 8) {
+        const edge = h >> 1;
+        const split = h % 2 === 0; // NL -> NR: the middle of one edge
+        if (split && o.edges[edge] !== "F") continue; // a road or river already separates
+        target = BETWEEN[h];
+      } else {
+        // A city lies between the two fields: run the divider to the middle of its wall.
+        const edge = ((h >> 1) + 1) % 4;
+        const city = model.cities.find((c) => segs[c.index].edges.includes(EDGES[edge]));
+        if (!city || !city.walls.length) continue;
+        const wall = city.walls[0];
+        target = wall[Math.floor(wall.length / 2)];
+      }
+      const pts = [office.at, target];
+      model.dividers.push({ pts, width: 2 });
+    }
+  }
+
+  // Figure spots: centre features, cities, roads, then fields (which avoid all of those).
+  segs.forEach((s, i) => {
+    if (s.kind === "monastery" || s.kind === "garden") {
+      const c = model.centres.find((c) => c.kind === s.kind);
+      model.spots.set(i, c.at);
+    } else if (s.kind === "city") {
+      const city = model.cities.find((c) => c.index === i);
+      model.spots.set(i, city.spot);
+      if (s.coat_of_arms) model.arms.push(city.arms);
+    }
+  });
+  for (const road of model.roads) {
+    const pts = road.pts;
+    let spot;
+    if (road.end) {
+      const [a, b] = pts;
+      const t = Math.min(0.55, 22 / Math.max(dist(a, b), 1));
+      spot = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+    } else {
+      spot = pts[Math.floor(pts.length / 2)];
+      if (pts.length === 2) spot = [(pts[0][0] + pts[1][0]) / 2, (pts[0][1] + pts[1][1]) / 2];
+      // Leave the middle to a centre feature or a crossing river (a bridge).
+      if (model.centres.some((c) => dist(c.at, spot) < c.radius + 8) || model.rivers.some((r) => distToPolyline(spot, r.pts) < 12)) {
+        const q = pts.length === 2 ? 0.22 : 0.2;
+        const a = pts[0];
+        const b = pts[pts.length - 1];
+        spot = [a[0] + (b[0] - a[0]) * q, a[1] + (b[1] - a[1]) * q];
+      }
+    }
+    model.spots.set(road.index, spot);
+  }
+  for (const p of model.spots.values()) model.taken.push(p);
+  segs.forEach((s, i) => {
+    if (s.kind !== "field") return;
+    const spot = fieldSpot(model, s.halves.map((h) => HALVES.indexOf(h)));
+    model.spots.set(i, spot);
+    model.taken.push(spot);
+  });
+  return model;
+}
+
+// ---------------------------------------------------------------------------------- drawing
+
+function pathOf(pts) {
+  if (pts.length === 2) return `M${pts[0][0]},${pts[0][1]} L${pts[1][0]},${pts[1][1]}`;
+  return "M" + pts.map((p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`).join(" L");
+}
+
+function drawMonastery(g, [x, y]) {
+  const b = svg("g", { class: "monastery", transform: `translate(${x} ${y})` }, g);
+  svg("rect", { x: -12, y: -6, width: 24, height: 17, rx: 1.5, class: "bldg-wall" }, b);
+  svg("path", { d: "M-14,-5 L0,-15 L14,-5 Z", class: "bldg-roof" }, b);
+  svg("rect", { x: -3, y: 2, width: 6, height: 9, rx: 3, class: "bldg-door" }, b);
+  svg("path", { d: "M0,-23 V-14 M-3.5,-19.5 H3.5", class: "bldg-cross" }, b);
+}
+
+function drawOffice(g, [x, y]) {
+  const b = svg("g", { class: "office", transform: `translate(${x} ${y})` }, g);
+  svg("rect", { x: -11, y: -5, width: 22, height: 15, rx: 1.5, class: "office-wall" }, b);
+  svg("path", { d: "M-13,-4 L-9,-12 H9 L13,-4 Z", class: "office-awning" }, b);
+  svg("path", { d: "M-5,-12 L-6,-4 M0,-12 V-4 M5,-12 L6,-4", class: "office-stripes" }, b);
+  svg("circle", { cx: 0, cy: 3, r: 4.2, class: "office-coin" }, b);
+}
+
+function drawGarden(g, [x, y]) {
+  const b = svg("g", { class: "garden", transform: `translate(${x} ${y})` }, g);
+  svg("circle", { r: 10, class: "garden-hedge" }, b);
+  svg("circle", { r: 6.5, class: "garden-lawn" }, b);
+  for (const [dx, dy] of [[-3, -2], [3, -2.5], [0, 3], [-3.5, 3], [3.5, 2.5]]) {
+    svg("circle", { cx: dx, cy: dy, r: 1.4, class: "garden-flower" }, b);
+  }
+}
+
+function drawVillage(g, [x, y]) {
+  const b = svg("g", { class: "village", transform: `translate(${x} ${y})` }, g);
+  svg("circle", { r: 9, class: "crossroads-plaza" }, b);
+  for (const [dx, dy] of [[-4, -3], [4, -2], [0, 4]]) {
+    svg("rect", { x: dx - 3, y: dy - 2, width: 6, height: 5, class: "bldg-wall small" }, b);
+    svg("path", { d: `M${dx - 4},${dy - 2} L${dx},${dy - 5.5} L${dx + 4},${dy - 2} Z`, class: "bldg-roof" }, b);
+  }
+}
+
+function drawShield(g, [x, y]) {
+  const b = svg("g", { class: "arms", transform: `translate(${x} ${y})` }, g);
+  svg("path", { d: "M-6,-7 H6 V-1 C6,4 2.5,6.5 0,8 C-2.5,6.5 -6,4 -6,-1 Z", class: "arms-shield" }, b);
+  svg("path", { d: "M0,-5 V5 M-4,-1 H4", class: "arms-cross" }, b);
+}
+
+function drawHouses(g, city, seed) {
+  // A few roofs inside the city, placed deterministically, for a town-like look.
+  const spots = [[30, 14], [62, 16], [45, 30], [20, 45], [70, 45], [50, 60], [30, 70], [70, 72], [50, 85], [85, 20], [15, 85], [85, 85], [15, 20]];
+  let n = 0;
+  for (let i = 0; i < spots.length && n < 5; i++) {
+    const p = spots[(i + seed) % spots.length];
+    if (!city.inside(p) || !city.inside([p[0] - 6, p[1] - 5]) || !city.inside([p[0] + 6, p[1] + 5])) continue;
+    if (dist(p, city.spot) < 13 || dist(p, city.arms) < 11) continue;
+    svg("path", { d: `M${p[0] - 5},${p[1] + 3} V${p[1] - 1} L${p[0]},${p[1] - 5} L${p[0] + 5},${p[1] - 1} V${p[1] + 3} Z`, class: "city-house" }, g);
+    n++;
+  }
+}
+
+/**
+ * Draw a tile into `parent` (tile units, origin at the tile's north-west corner).
+ * Returns the group; `options.ghost` draws it translucent for previews.
+ */
+export function drawTile(parent, tileId, rotation, options = {}) {
+  const model = tileModel(tileId, rotation);
+  const g = svg("g", { class: "tile" + (options.ghost ? " ghost" : "") }, parent);
+  svg("rect", { x: 0, y: 0, width: 100, height: 100, class: "field" }, g);
+  for (const d of model.dividers) svg("path", { d: pathOf(d.pts), class: "divider" }, g);
+  for (const r of model.rivers) {
+    svg("path", { d: pathOf(r.pts), class: "river-bank" }, g);
+    svg("path", { d: pathOf(r.pts), class: "river" }, g);
+  }
+  if (model.lake) {
+    svg("circle", { cx: model.lake.at[0], cy: model.lake.at[1], r: model.lake.radius, class: "lake" }, g);
+  }
+  const bridge = model.rivers.length > 0;
+  for (const r of model.roads) {
+    svg("path", { d: pathOf(r.pts), class: "road-edge" + (bridge ? " bridge" : "") }, g);
+    svg("path", { d: pathOf(r.pts), class: "road" }, g);
+  }
+  model.cities.forEach((city, n) => {
+    svg("path", { d: city.outline, transform: `rotate(${city.k * 90} 50 50)`, class: "city" }, g);
+    drawHouses(g, city, n * 3 + tileId.length);
+    for (const wall of city.walls) svg("path", { d: pathOf(wall), class: "wall" }, g);
+  });
+  for (const arms of model.arms) drawShield(g, arms);
+  for (const c of model.centres) {
+    if (c.kind === "monastery") drawMonastery(g, c.at);
+    else if (c.kind === "betting-office") drawOffice(g, c.at);
+    else if (c.kind === "garden") drawGarden(g, c.at);
+    else if (c.kind === "village") drawVillage(g, c.at);
+    else if (c.kind === "crossroads") svg("circle", { cx: c.at[0], cy: c.at[1], r: 6.5, class: "crossroads" }, g);
+  }
+  svg("rect", { x: 0.5, y: 0.5, width: 99, height: 99, class: "tile-border" }, g);
+  return g;
+}
+
+/** Draw a map's large city (a printed square): all city, walls where it is closed. */
+export function drawLargeCity(parent, name, openEdges) {
+  const g = svg("g", { class: "tile large-city" }, parent);
+  svg("rect", { x: 0, y: 0, width: 100, height: 100, class: "city" }, g);
+  const closed = { N: "M0,2 H100", E: "M98,0 V100", S: "M0,98 H100", W: "M2,0 V100" };
+  for (const edge of EDGES) {
+    if (!openEdges.includes(edge)) svg("path", { d: closed[edge], class: "wall" }, g);
+  }
+  for (const [x, y] of [[22, 26], [50, 20], [78, 26], [30, 70], [70, 70]]) {
+    svg("path", { d: `M${x - 7},${y + 5} V${y - 2} L${x},${y - 9} L${x + 7},${y - 2} V${y + 5} Z`, class: "city-house" }, g);
+  }
+  svg("rect", { x: 40, y: 34, width: 20, height: 26, class: "bldg-wall" }, g);
+  svg("path", { d: "M37,35 L50,20 L63,35 Z", class: "bldg-roof" }, g);
+  return g;
+}
+
+/** Location name -> [x, y] figure spot, for the segments of a tile at a rotation. */
+export function spotOf(tileId, rotation, location) {
+  const model = tileModel(tileId, rotation);
+  const index = model.locations[location];
+  return index === undefined ? null : model.spots.get(index);
+}
+
+/** The segment a location names, for the kind of figure drawn there (farmers lie down). */
+export function segmentAt(tileId, rotation, location) {
+  const model = tileModel(tileId, rotation);
+  const index = model.locations[location];
+  return index === undefined ? null : model.orientation.segments[index];
+}
