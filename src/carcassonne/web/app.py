@@ -62,6 +62,7 @@ HELLO_TIMEOUT = 30.0
 HTTP_STATUS = {
     "bad-message": 400,
     "bad-options": 400,
+    "bad-record": 400,
     "unauthorised": 403,
     "not-found": 404,
     "too-large": 413,

@@ -268,7 +268,9 @@ class Room:
         except Exception:
             log.exception("game %s: cannot store actions; undoing them", self.id)
             self.game = self._rebuild()
-            raise ProtocolError("the server could not save this move; try again", "server")
+            raise ProtocolError(
+                "the server could not save this move; try again", "server"
+            ) from None
         self.stored.actions.extend(done)
         self.broadcast()
         self.kick_bots()
