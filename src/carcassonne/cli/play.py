@@ -153,12 +153,21 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _format_value(value: Any) -> str:
+def _format_value(value: Any, names: Sequence[str] = ()) -> str:
+    """Any JSON-like value on one line; ``seat`` numbers become ``names``, None (hidden) is ?."""
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_format_value(v)}" for k, v in value.items()) or "-"
+        parts = []
+        for key, item in value.items():
+            if key == "seat" and isinstance(item, int) and 0 <= item < len(names):
+                parts.append(names[item])
+            else:
+                parts.append(f"{str(key).replace('_', ' ')} {_format_value(item, names)}")
+        return ", ".join(parts) or "-"
     if isinstance(value, list | tuple):
-        return ", ".join(_format_value(v) for v in value) or "-"
-    return str(value)
+        if any(isinstance(item, dict | list | tuple) for item in value):
+            return "[" + "; ".join(_format_value(item, names) for item in value) + "]"
+        return ", ".join(_format_value(item, names) for item in value) or "-"
+    return "?" if value is None else str(value)
 
 
 def generic_label(action: Any) -> str:
@@ -269,7 +278,8 @@ class _Session:
         ]
         self.game = Game(options)
         self.log: list[str] = []
-        self.shown = 0  # log lines already on screen
+        self.shown = 0  # log lines already printed (games without humans print as they go)
+        self.recap = dict.fromkeys(self.humans, 0)  # human seat -> where its recap starts
         self.reported = len(self.game.events)
         self.last_human: int | None = None
         self.notice = ""  # one line for the next screen (auto-pass, undo…)
@@ -302,8 +312,7 @@ class _Session:
                         self.flush_log()
                     continue
                 if self.game.phase == "figure" and self.game.legal_actions() == [PASS]:
-                    self.notice = f"{self.names[seat]}: no figure can go on this tile."
-                    self.apply(seat, PASS)
+                    self.apply(seat, PASS, "no figure (none can go on this tile)")
                     continue
                 action = self.ask(seat)
                 if action is not None:  # None: undone, ask again
@@ -313,25 +322,24 @@ class _Session:
             return
         self.finish()
 
-    def apply(self, seat: int, action: Any) -> None:
+    def apply(self, seat: int, action: Any, text: str | None = None) -> None:
+        """Apply ``action`` for ``seat`` and log it (``text`` overrides its description)."""
         game = self.game
-        if isinstance(action, PlaceTile):
-            text = (
-                f"placed {game.current_tile.id if game.current_tile else '?'} at "
-                f"({action.x}, {action.y}), rotation {action.rotation}°"
-            )
-        elif game.phase == "figure":
+        if text is None and isinstance(action, PlaceTile):
+            tile = game.current_tile.id if game.current_tile else "?"
+            text = f"placed {tile} at ({action.x}, {action.y}), rotation {action.rotation}°"
+        elif text is None:
             text = figure_label(game, action)
-        elif isinstance(action, Pass):
-            text = f"passed ({game.phase})"
-        else:
-            text = generic_label(action)
         phase = game.phase
         game.apply(action)
+        if phase == "tile" and seat in self.humans:
+            # A human's screens recap the round from their own last turn on.
+            self.recap[seat] = len(self.log)
         if phase == "tile":
             self.log.append(self.bold(f"Turn {game.turn}") + f" · {self.tag(seat)} {text}.")
-        else:
+        elif phase == "figure":
             self.log.append(f"  {self.names[seat]}: {text}.")
+        # Expansion decisions may be secret (a bet's chip): what they reveal is in the events.
         self.report_events()
         if seat in self.humans:
             self.last_human = seat
@@ -357,22 +365,29 @@ class _Session:
     # -------------------------------------------------------------------------- screen
 
     def board_lines(self, labels: dict[tuple[int, int], str]) -> list[str]:
+        """The board in the largest tile size with which it fits the terminal.
+
+        Preferably the whole board on screen; else the largest that fits the width (scrolling up
+        is better than wrapped lines); else the smallest.  Map games are drawn by the map
+        renderer when it is installed, with its legend (public chips) underneath.
+        """
         game = self.game
+        renderer: Callable[..., list[str]] = render_board
+        legend: list[str] = []
         if game.map is not None:
             try:
-                from .render_map import render_map  # type: ignore[import-not-found]
+                from .render_map import map_legend, render_map
             except ImportError:
                 pass
             else:
-                return list(render_map(game, colour=self.colour, labels=labels))
-        # The largest tiles with which the whole board fits on screen; else the largest that fit
-        # the width (scrolling up is better than wrapped lines); else the smallest.
-        boards = [render_board(game, self.colour, labels=labels, size=s) for s in BOARD_SIZES]
+                renderer = render_map
+                legend = map_legend(game, self.colour)
+        boards = [renderer(game, self.colour, labels=labels, size=size) for size in BOARD_SIZES]
         wide_enough = [b for b in boards if _visible_len(b[-1]) <= self.width]
-        for board in wide_enough:
-            if len(board) <= self.rows - 2:
-                return board
-        return wide_enough[0] if wide_enough else boards[-1]
+        chosen = next((b for b in wide_enough if len(b) <= self.rows - 2), None)
+        if chosen is None:
+            chosen = wide_enough[0] if wide_enough else boards[-1]
+        return chosen + legend
 
     def scores_lines(self) -> list[str]:
         game = self.game
@@ -402,7 +417,8 @@ class _Session:
                 continue
             lines.append(self.bold(name.replace("-", " ").capitalize()) + " (your view)")
             for key, value in panel.items():
-                lines.append(f"  {str(key).replace('_', ' ')}: {_format_value(value)}")
+                text = _format_value(value, [seat_name(s) for s in range(self.game.players)])
+                lines.append(f"  {str(key).replace('_', ' ')}: {text}")
         return lines
 
     def screen(self, seat: int, labels: dict[tuple[int, int], str]) -> None:
@@ -420,9 +436,11 @@ class _Session:
             self.say(line)
         for line in self.panel_lines(seat):
             self.say(line)
-        if self.log[self.shown :]:
+        recap = self.log[self.recap[seat] :]
+        if recap:
             self.say()
-            self.flush_log()
+            for line in recap:
+                self.say(line)
         if self.notice:
             self.say(self.notice)
             self.notice = ""
@@ -537,6 +555,7 @@ class _Session:
             game.apply(action)
         self.game = game
         self.reported = len(game.events)
+        self.recap = dict.fromkeys(self.humans, len(self.log))  # the undone lines are history
         self.last_human = None
         self.notice = (
             f"Undone: back to turn {game.turn + (game.phase == 'tile')}, {game.phase} step."
@@ -553,7 +572,9 @@ class _Session:
         for line in self.board_lines({}):
             self.say(line)
         self.say()
-        self.flush_log()
+        start = min(self.recap.values(), default=self.shown)
+        for line in self.log[start:]:
+            self.say(line)
         self.say()
         summary = GameSummary.of(game)
         sources = [s for s in SOURCE_ORDER if any(s in b for b in summary.by_source)]

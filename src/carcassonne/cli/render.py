@@ -62,7 +62,7 @@ SEATS: tuple[tuple[str, str, int, int], ...] = (
 )
 
 _FIELD_BG = (64, 70)
-_CITY_BG = (137, 173)
+_CITY_BG = (137, 180)
 _ROAD_FG = 230
 _RIVER_BG = 32
 _RIVER_FG = 153
@@ -224,10 +224,10 @@ def _compute_layout(o: Orientation, size: tuple[int, int]) -> _Layout:
                 depth = 1 - max(abs(u), abs(v))
                 if len(edges) == 1:
                     inside = d == edges[0] and depth < _CITY_CAP_DEPTH
+                elif opposite:  # a band straight across
+                    inside = abs(v) <= 0.5 if 1 in edges else abs(u) <= 0.5
                 else:
                     inside = d in edges or d == -1
-                    if opposite:
-                        inside = inside or (abs(v) <= 0.5 if 1 in edges else abs(u) <= 0.5)
                 if inside:
                     kinds[r][c] = K_CITY
                     segs[r][c] = i

@@ -1,0 +1,411 @@
+"""`carcassonne play`: scripted keyboard sessions, and the tile drawing they rely on.
+
+Sessions run through :func:`play_game` with an input function that replays a script and an
+in-memory output, on short explicit stacks, so every test is a whole game in milliseconds.
+Drawing tests check structure (where city, road and figures land), not a snapshot.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+
+import pytest
+
+from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
+from carcassonne.cli.main import main
+from carcassonne.cli.play import describe_event, figure_label, generic_label, parse_seats, play_game
+from carcassonne.cli.render import (
+    K_CENTRE,
+    K_CITY,
+    K_FIELD,
+    K_ROAD,
+    TILE_SIZE,
+    _layout,
+    render_board,
+    tile_block,
+)
+from carcassonne.expansions.abbot import RecallAbbot
+from carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, tile_by_id, tile_set
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# The start tile base/D is at (0, 0): city N, road W-E, field S.
+SHORT_STACK = ("base/E", "base/U", "base/B", "base/K", "base/E")
+
+
+class Script:
+    """Input that answers prompts from a list, then behaves like a closed stdin."""
+
+    def __init__(self, answers: Iterable[str]) -> None:
+        self.answers: Iterator[str] = iter(answers)
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        try:
+            return next(self.answers)
+        except StopIteration:
+            raise EOFError from None
+
+
+def session(
+    answers: Iterable[str],
+    seats: tuple[str, ...] = ("human", "random"),
+    stack: tuple[str, ...] = SHORT_STACK,
+    **kwargs: object,
+) -> tuple[Game, str, Script]:
+    script = Script(answers)
+    out = io.StringIO()
+    options = GameOptions(players=len(seats), stack=stack, **kwargs)  # type: ignore[arg-type]
+    game = play_game(options, seats, script, out, terminal=(120, 60))
+    return game, out.getvalue(), script
+
+
+# ------------------------------------------------------------------------------- sessions
+
+
+def test_human_vs_random_game_completes_with_final_scores() -> None:
+    # "1" is always legal: the first placement, or the first figure option (the loop passes by
+    # itself when no figure can be placed).
+    game, out, _ = session(itertools.repeat("1"))
+    assert game.is_over
+    assert len(game.draws) == len(SHORT_STACK)
+    assert "Final scores" in out
+    assert "wins!" in out or "Shared victory" in out
+    # the session's game is the engine's game: replaying its history gives the same scores
+    replay = Game(game.options)
+    for _, action in game.history:
+        replay.apply(action)
+    assert replay.scores == game.scores
+
+
+def test_illegal_input_is_rejected_and_the_game_continues() -> None:
+    bad = ["zz", "99", "0", "5 5 0", "0 0 90", "a 45", "a 90 7"]
+    game, out, _ = session(itertools.chain(bad, ["1", "99", "p"], itertools.repeat("1")))
+    assert "I did not understand 'zz'" in out
+    assert "There is no move 99" in out
+    assert "There is no move 0" in out
+    assert "fits nowhere at (5, 5)" in out
+    assert "already holds a tile" in out
+    assert "A rotation is 0, 90, 180 or 270" in out
+    assert "After square a type a rotation" in out
+    assert "There is no option 99" in out
+    assert "Traceback" not in out
+    assert game.is_over
+    # the bad lines changed nothing: the first human action is the first good answer
+    first_seat, first_action = game.history[0]
+    assert first_seat == 0 and isinstance(first_action, PlaceTile)
+    assert game.history[1] == (0, PASS)  # "p" after the bad option number
+
+
+def test_square_letter_and_coordinates_pick_the_same_move() -> None:
+    by_letter, _, _ = session(["a", "p"], stack=("base/E",))  # a = (0, -1): only 180° fits
+    by_xy, _, _ = session(["0 -1 180", "p"], stack=("base/E",))
+    assert by_letter.history[0] == by_xy.history[0] == (0, PlaceTile(0, -1, 180))
+
+
+def test_letter_of_square_with_several_rotations_asks_for_one() -> None:
+    # base/L (city N, roads E S W) fits west of the start tile, square b, in three rotations
+    game, out, _ = session(["b", "b 270", "p"], stack=("base/L",))
+    assert "Several rotations fit on square b (0°, 180°, 270°): add one" in out
+    assert game.history[0] == (0, PlaceTile(-1, 0, 270))
+
+
+def test_symmetric_tile_accepts_an_equivalent_rotation_it_did_not_list() -> None:
+    # the list offers (1, 0) at 0 degrees only; 180 is the same shape and the engine accepts it
+    game, out, _ = session(["1 0 180", "p"], stack=("base/U",))
+    assert game.history[0] == (0, PlaceTile(1, 0, 180))
+    assert "Not allowed" not in out
+
+
+def test_typed_placement_the_engine_refuses_is_explained() -> None:
+    game, out, _ = session(["0 -1 0", "0 -1 180", "p"], stack=("base/E",))
+    assert "Not allowed: base/E at rotation 0 does not match its neighbours at (0, -1)" in out
+    assert game.history[0] == (0, PlaceTile(0, -1, 180))
+
+
+def test_undo_takes_back_the_tile_just_placed() -> None:
+    game, out, _ = session(["0 -1 180", "u", "0 1 180", "p"], stack=("base/E",))
+    assert "Undone: back to turn 1, tile step." in out
+    assert game.history == [(0, PlaceTile(0, 1, 180)), (0, PASS)]
+
+
+def test_undo_before_any_move_says_so() -> None:
+    game, out, _ = session(["u", "q"])
+    assert "Nothing to undo yet." in out
+    assert not game.history
+
+
+def test_undo_also_takes_back_the_bot_moves_after_it() -> None:
+    answers = ["1", "p", "u", "u", "q"]
+    game, _, _ = session(answers)
+    # after "1", "p" the bot moved; the first undo returns to the figure step, the second to
+    # the start
+    assert game.history == []
+
+
+def test_help_lists_the_commands_and_symbols() -> None:
+    _, out, _ = session(["h", "q"])
+    assert "u undo your last move" in out
+    assert "[M] monastery" in out
+
+
+def test_quit_without_save_stops_cleanly() -> None:
+    game, out, script = session(["q"])
+    assert "Game stopped." in out
+    assert not game.is_over
+    assert len(script.prompts) == 1
+
+
+def test_closed_input_stops_without_a_traceback() -> None:
+    game, out, _ = session([])
+    assert "Game stopped." in out
+    assert not game.is_over
+
+
+def test_quit_offers_to_save_and_the_record_replays(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from carcassonne.formats.record import load_record
+
+    path = tmp_path / "game.json"
+    script = Script(["1", "p", "q", "y"])
+    out = io.StringIO()
+    game = play_game(
+        GameOptions(stack=SHORT_STACK), ["human", "random"], script, out, save_path=str(path)
+    )
+    assert f"Save the unfinished game to {path}? [Y/n] " in script.prompts
+    assert f"Saved to {path}." in out.getvalue()
+    assert load_record(path).history == game.history
+
+
+def test_end_of_game_offers_to_save(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from carcassonne.formats.record import load_record
+
+    path = tmp_path / "done.json"
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return "y" if prompt.startswith("Save") else "1"
+
+    game = play_game(
+        GameOptions(stack=("base/E", "base/U")),
+        ["human", "greedy"],
+        answer,
+        io.StringIO(),
+        save_path=str(path),
+    )
+    assert game.is_over
+    assert prompts[-1] == f"Save the game record to {path}? [Y/n] "
+    assert load_record(path).scores == game.scores
+
+
+def test_no_figure_left_passes_by_itself() -> None:
+    # Red's only meeple goes on the open road at (1, 0); on Red's next tile there is no figure
+    stack = ("base/U", "base/U", "base/U")
+    game, out, script = session(["1 0 0", "1", "1"], stack=stack, meeples=1)
+    assert "Red (you): no figure (none can go on this tile)." in out
+    assert game.is_over
+    assert len(script.prompts) == 3
+    assert game.history[-1] == (0, PASS)
+
+
+def test_bots_only_game_prints_every_turn_and_the_result() -> None:
+    game, out, script = session([], seats=("random", "greedy"))
+    assert game.is_over
+    assert not script.prompts
+    assert out.count("Turn ") >= len(SHORT_STACK)
+    assert "Final scores" in out
+
+
+def test_hotseat_names_each_human_at_the_prompt() -> None:
+    _, _, script = session(itertools.repeat("1"), seats=("human", "human"))
+    assert {"Red> ", "Blue> "} <= set(script.prompts)
+
+
+def test_scores_of_a_turn_are_reported_with_their_breakdown() -> None:
+    # Red closes the start tile's city with base/E at (0, -1) and a meeple on it: 2 tiles = 4
+    _, out, _ = session(["0 -1 180", "1", "q"], stack=("base/E", "base/U"))
+    assert "City completed (2 tiles = 4): Red (you) +4." in out
+
+
+def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None:
+    from carcassonne.expansions.bets import PlaceBet
+
+    # Red places a bookmaker tile and passes; then both seats may bet (step 4): Red, then Blue
+    out = io.StringIO()
+    screens: list[tuple[str, str]] = []  # (prompt, what was printed before it)
+    answers = iter(["1", "p", "4", "", "2", "q"])
+
+    def answer(prompt: str) -> str:
+        screens.append((prompt, out.getvalue()))
+        out.seek(0)
+        out.truncate()
+        return next(answers)
+
+    game = play_game(
+        GameOptions(bets=True, stack=("bets/01", "base/E")), ["human", "human"], answer, out
+    )
+    prompts = [prompt for prompt, _ in screens]
+    assert prompts == [
+        "Red> ",
+        "Red> ",
+        "Red> ",
+        "Hand the keyboard to Blue and press Enter. ",
+        "Blue> ",
+        "Blue> ",
+    ]
+    blue_bets = screens[4][1]
+    assert "B Blue: bet — choose:" in blue_bets
+    assert " 0) pass" in blue_bets and "1) place bet chip 2/6" in blue_bets
+    # Blue sees that Red's chip lies on the office, but not which it is; Red's "4" shows nowhere
+    assert "offices: [x 0, y -1, chips [Red, chip ?]]" in blue_bets
+    assert "Red: bet (square 0, -1)." in blue_bets
+    assert "chip 4" not in blue_bets.replace("place bet chip 4", "")
+    assert "supply counts: 5, 6" in blue_bets
+    assert game.history[-2:] == [(0, PlaceBet("4")), (1, PlaceBet("3/5"))]
+
+
+# ------------------------------------------------------------------------------ describing
+
+
+def test_figure_options_are_named_as_players_say_them() -> None:
+    game = Game(stack=("base/A", "base/E"), abbot=True)
+    game.apply(PlaceTile(0, 1, 0))  # monastery with a road south, below the start tile
+    assert figure_label(game, PlaceFigure("meeple", "monastery")) == "meeple on monastery"
+    assert figure_label(game, PlaceFigure("abbot", "monastery")) == "abbot on monastery"
+    assert figure_label(game, PlaceFigure("meeple", "NL")) == "farmer on field NL"
+    assert figure_label(game, PlaceFigure("meeple", "S")) == "meeple on road S"
+    assert figure_label(game, PASS) == "no figure"
+    assert generic_label(RecallAbbot(2, 1)) == "recall abbot at (2, 1)"
+
+
+def test_field_event_counts_completed_cities() -> None:
+    from carcassonne import ScoreEvent
+
+    event = ScoreEvent(
+        9,
+        "field",
+        "final",
+        {1: 6},
+        figures={1: 2, 0: 1},
+        detail={"completed_cities": 2, "value": 6},
+    )
+    text = describe_event(event, ["Red", "Blue"])
+    assert text == "Field (2 completed cities × 3 = 6) [figures: Red 1, Blue 2]: Blue +6."
+
+
+def test_completed_feature_without_figures_scores_nobody() -> None:
+    from carcassonne import ScoreEvent
+
+    event = ScoreEvent(3, "road", "completed", {}, tiles=3, detail={"value": 3})
+    assert describe_event(event, ["Red", "Blue"]) == (
+        "Road completed (3 tiles = 3): nobody had a figure there."
+    )
+
+
+def test_parse_seats() -> None:
+    assert parse_seats(None, None) == ["human", "greedy"]
+    assert parse_seats(None, 3) == ["human", "greedy", "greedy"]
+    assert parse_seats("human, Random,human", None) == ["human", "random", "human"]
+    with pytest.raises(ValueError, match="unknown seat 'robot'"):
+        parse_seats("human,robot", None)
+    with pytest.raises(ValueError, match="does not match"):
+        parse_seats("human,random", 3)
+
+
+def test_command_rejects_bad_seats_without_traceback(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "--seats", "human,wizard"]) == 2
+    assert "unknown seat 'wizard'" in capsys.readouterr().err
+
+
+def test_command_rejects_bad_game_options(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "--players", "7"]) == 2
+    assert "players must be between 2 and 6" in capsys.readouterr().err
+
+
+# -------------------------------------------------------------------------------- drawing
+
+
+def _plain(orientation_id: str, rotation: int = 0, **kwargs: object) -> list[str]:
+    tile = tile_by_id(orientation_id)
+    return tile_block(tile.orientations[rotation // 90], colour=False, **kwargs)  # type: ignore
+
+
+def test_city_edge_is_drawn_on_its_side() -> None:
+    width, height = TILE_SIZE
+    east = _plain("base/E", 90)  # city N turned to the east
+    assert all(row[-1] == "#" for row in east[1:-1])
+    assert all(row[0] == "." for row in east)
+    north = _plain("base/E", 0)
+    assert north[0] == "#" * width
+    assert "#" not in "".join(north[1:])
+
+
+def test_straight_road_crosses_the_middle_row() -> None:
+    rows = _plain("base/U", 0)
+    middle = TILE_SIZE[1] // 2
+    assert rows[middle] == "─" * TILE_SIZE[0]
+    turned = _plain("base/U", 90)
+    assert all(row[TILE_SIZE[0] // 2] == "│" for row in turned)
+
+
+def test_monastery_in_the_centre_and_road_stops_at_it() -> None:
+    rows = _plain("base/A", 0)
+    cx, cy = TILE_SIZE[0] // 2, TILE_SIZE[1] // 2
+    assert rows[cy][cx - 1 : cx + 2] == "[M]"
+    assert all(rows[r][cx] == "│" for r in range(cy + 1, TILE_SIZE[1]))
+
+
+def test_two_separate_cities_keep_a_field_between_them() -> None:
+    rows = _plain("base/H", 0)  # cities N and S, field between
+    assert rows[0] == "#" * TILE_SIZE[0] and rows[-1] == "#" * TILE_SIZE[0]
+    assert "#" not in "".join(rows[1:-1])
+
+
+def test_figures_stand_on_their_feature_in_seat_letters() -> None:
+    # base/K: city N, road S-W, fields; Red farmer on field NL? (K has the big field at EL)
+    tile = tile_by_id("base/K").orientations[0]
+    layout = _layout(tile, TILE_SIZE)
+    rows = tile_block(
+        tile, [("N", 0, "meeple"), ("S", 1, "meeple"), ("EL", 2, "meeple")], colour=False
+    )
+    found = {ch: (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch in "RBY"}
+    assert layout.kinds[found["R"][0]][found["R"][1]] == K_CITY
+    assert layout.kinds[found["B"][0]][found["B"][1]] == K_ROAD
+    assert layout.kinds[found["Y"][0]][found["Y"][1]] == K_FIELD
+    abbot = tile_block(tile_by_id("base/B").orientations[0], [("monastery", 1, "abbot")], False)
+    assert "[b]" in abbot[TILE_SIZE[1] // 2]
+
+
+@pytest.mark.parametrize("set_name", ["base", "river", "bets"])
+def test_every_segment_gets_its_own_cell_of_its_kind(set_name: str) -> None:
+    expected = {CITY: K_CITY, ROAD: K_ROAD, FIELD: K_FIELD, MONASTERY: K_CENTRE, GARDEN: K_CENTRE}
+    for tile in tile_set(set_name).tiles:
+        for orientation in tile.orientations:
+            layout = _layout(orientation, TILE_SIZE)
+            cells = list(layout.anchors.values())
+            assert len(set(cells)) == len(cells), (tile.id, orientation.rotation)
+            for index, (r, c) in layout.anchors.items():
+                kind = orientation.segments[index].kind
+                assert layout.kinds[r][c] == expected[kind], (tile.id, orientation.rotation, kind)
+                assert layout.segs[r][c] == index
+
+
+def test_colour_block_has_the_same_shape_as_plain() -> None:
+    tile = tile_by_id("base/J").orientations[1]
+    coloured = tile_block(tile, [("N", 0, "meeple")], colour=True, highlight=True)
+    plain = tile_block(tile, [("N", 0, "meeple")], colour=False, highlight=True)
+    assert any("\x1b[" in row for row in coloured)
+    assert [len(ANSI.sub("", row)) for row in coloured] == [TILE_SIZE[0]] * TILE_SIZE[1]
+    assert plain[0][0] == "┏" and plain[-1][-1] == "┛"
+
+
+def test_board_has_axes_and_candidate_labels() -> None:
+    game = Game(stack=("base/E",))
+    lines = render_board(game, colour=False, labels={(0, -1): "a"})
+    assert lines[0].split() == ["0"]
+    assert any(line.startswith("-1 ") and " a " in line for line in lines)
+    assert any(line.startswith(" 0 ") for line in lines)
+    assert len(lines) == 1 + 2 * TILE_SIZE[1]
