@@ -198,12 +198,12 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
     raw_cities = data.get("large_cities", [])
     _require(isinstance(raw_cities, list), origin, "'large_cities' must be a list")
     for i, raw in enumerate(raw_cities):
-        city = _place_name(raw, f"{origin}: large city #{i + 1}")
-        where = f"{origin}: large city {city}"
+        city_name = _place_name(raw, f"{origin}: large city #{i + 1}")
+        where = f"{origin}: large city {city_name}"
         _keys(raw, {"name", "x", "y", "open"}, {"name", "x", "y", "open"}, where)
-        unique(city, where)
+        unique(city_name, where)
         xy = _square(raw, width, height, where)
-        claim(xy, f"large city {city}")
+        claim(xy, f"large city {city_name}")
         sides = raw["open"]
         _require(
             isinstance(sides, str) and bool(sides) and set(sides) <= set("NESW"),
@@ -211,7 +211,7 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
             f"'open' must list its open edges as letters from NESW, not {sides!r}",
         )
         _require(len(set(sides)) == len(sides), where, f"'open' repeats an edge: {sides!r}")
-        cities.append(PrintedTile(xy[0], xy[1], city, tuple(sorted(map("NESW".index, sides)))))
+        cities.append(PrintedTile(xy[0], xy[1], city_name, tuple(sorted(map("NESW".index, sides)))))
 
     towns: dict[tuple[int, int], Town] = {}
     raw_towns = data.get("towns", [])

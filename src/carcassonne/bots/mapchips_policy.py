@@ -37,6 +37,7 @@ def wine_policy(game: Game, bot: GreedyBot) -> Any:
 
 def summary_lines(games: list[Game]) -> list[str]:
     """Average points per seat from collected chips and from wine, and how wine was sold."""
+    from ..events import ScoreEvent
     from ..expansions.mapchips import WINE
 
     if not games:
@@ -48,12 +49,11 @@ def summary_lines(games: list[Game]) -> list[str]:
     unsold = 0
     for game in games:
         for event in game.events:
-            source = getattr(event, "source", None)
-            if source not in ("map-chip", WINE):
+            if not isinstance(event, ScoreEvent) or event.source not in ("map-chip", WINE):
                 continue
             for seat, points in event.points.items():
-                (collected if source == "map-chip" else sold)[seat] += points
-            if source == WINE:
+                (collected if event.source == "map-chip" else sold)[seat] += points
+            if event.source == WINE:
                 outlets[event.reason] += 1
         chips = game.expansion("map-chips")
         unsold += sum(len(held) for held in chips.in_front)
