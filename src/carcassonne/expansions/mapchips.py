@@ -20,7 +20,7 @@ Decisions the rules leave open (numbered as in RULES.md, plus this module's own)
   city (as it stands after the placement) has a coat of arms, on a side that faces the **edge of
   the map** (off the grid or an unplayable square).  A large city's closed side closes features
   (D9) but is not the map edge ("bord de la carte", a connection to another country), so it does
-  not allow export.
+  not allow export; nor does extending a road whose other end already reaches the border.
 - Selling is offered only when some sale is possible, so a seat is never asked just to pass.
 """
 
