@@ -144,3 +144,14 @@ class GreedyBot:
                 after.apply(action)
                 scored.append((relative(evaluator.seat_values(after), seat), action))
         return scored
+
+
+def _install_expansion_policies() -> None:
+    """The expansions' phases this bot knows how to play (each module registers itself)."""
+    from . import bets_policy, mapchips_policy
+
+    bets_policy.register()
+    mapchips_policy.register()
+
+
+_install_expansion_policies()

@@ -12,7 +12,8 @@ mean score and mean points per source (city, road, monastery, garden, field, and
 expansion pays: bet, map-chip, wine…), taken from the games' score events; then per seat; then
 games per second.  ``--json`` prints the same as one JSON object.
 
-Expansions add lines to the report with :func:`register_summary`, from their own modules::
+Expansions add lines to the report with :func:`register_summary`; the bundled ones (bets,
+map chips) are registered at the end of this module::
 
     from carcassonne.cli.simulate import register_summary
 
@@ -23,8 +24,7 @@ Expansions add lines to the report with :func:`register_summary`, from their own
 
 The name is the expansion's ``Expansion.name``; the function is called once per run, with every
 finished game, only when that expansion is on.  Its lines are appended to the text report and
-listed under ``"notes"`` in the JSON one.  The registration must happen when the module defining
-the expansion is imported, so that it is in place whenever games with it are built.
+listed under ``"notes"`` in the JSON one.
 """
 
 from __future__ import annotations
@@ -384,3 +384,14 @@ def run(args: argparse.Namespace) -> int:
 def _fail(message: str) -> int:
     print(f"carcassonne simulate: error: {message}", file=sys.stderr)
     return 2
+
+
+def _register_bundled_summaries() -> None:
+    from ..expansions.bets import bet_summary
+    from ..expansions.mapchips import wine_summary
+
+    register_summary("bets", bet_summary)
+    register_summary("map-chips", wine_summary)
+
+
+_register_bundled_summaries()

@@ -359,21 +359,3 @@ def bet_summary(games: list[Game]) -> list[str]:
             f"{points[chip] / max(count, 1):>11.2f} {points[chip] / n:>11.2f}"
         )
     return lines
-
-
-def _register_tools() -> None:
-    """Teach the layers above the engine about bets: the greedy bot's policies and evaluation
-    (``bots/bets_policy.py``) and the ``simulate`` report.
-
-    Imported here rather than at the top because those modules import the engine; the engine
-    imports this module only when a game with bets is built, and the registries must be filled
-    by then.
-    """
-    from ..bots import bets_policy
-    from ..cli.simulate import register_summary
-
-    bets_policy.register()
-    register_summary(Bets.name, bet_summary)
-
-
-_register_tools()

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
+from ..events import ScoreEvent
 from ..formats.actions import register_action
 from ..game import GameSetupError
 from ..tiles import CITY, ROAD
@@ -350,12 +351,31 @@ class MapChips(Expansion):
         }
 
 
-def _plug_in() -> None:
-    """Register the greedy bot's wine policy and the simulate summary (their registries ask
-    expansions to do so on import); they live with the bots to keep this module rules-only."""
-    from ..bots import mapchips_policy
-
-    mapchips_policy.register()
-
-
-_plug_in()
+def wine_summary(games: list[Game]) -> list[str]:
+    """Average points per seat from collected chips and from wine, and how wine was sold."""
+    if not games:
+        return []
+    seats = games[0].players
+    collected = [0] * seats
+    sold = [0] * seats
+    outlets = {"export": 0, "town": 0}
+    unsold = 0
+    for game in games:
+        for event in game.events:
+            if not isinstance(event, ScoreEvent) or event.source not in ("map-chip", WINE):
+                continue
+            for seat, points in event.points.items():
+                (collected if event.source == "map-chip" else sold)[seat] += points
+            if event.source == WINE:
+                outlets[event.reason] += 1
+        chips = game.expansion("map-chips")
+        unsold += sum(len(held) for held in chips.in_front)
+    n = len(games)
+    per_seat = ", ".join(
+        f"seat {s}: chips {collected[s] / n:.1f} + wine {sold[s] / n:.1f}" for s in range(seats)
+    )
+    return [
+        f"map chips, mean points per game: {per_seat}",
+        f"wine sold per game: {outlets['export'] / n:.2f} exported (5), "
+        f"{outlets['town'] / n:.2f} to towns (9); chips left unsold per game: {unsold / n:.1f}",
+    ]
