@@ -261,7 +261,7 @@ def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None
     assert " 0) pass" in blue_bets and "1) place bet chip 2/6" in blue_bets
     # Blue sees that Red's chip lies on the office, but not which it is; Red's "4" shows nowhere
     assert "offices: [x 0, y -1, chips [Red, chip ?]]" in blue_bets
-    assert "Red: bet (square 0, -1)." in blue_bets
+    assert "Red: bet at (0, -1)." in blue_bets
     assert "chip 4" not in blue_bets.replace("place bet chip 4", "")
     assert "supply counts: 5, 6" in blue_bets
     assert game.history[-2:] == [(0, PlaceBet("4")), (1, PlaceBet("3/5"))]

@@ -48,7 +48,10 @@ DEFAULT_OPPONENT = "greedy"
 LABEL_LETTERS = "abcdefgijkmnrstvwxyz"
 #: tile sizes to try, largest first, until the board fits the terminal
 BOARD_SIZES = (TILE_SIZE, (7, 5), (7, 3), (5, 3))
-SOURCE_ORDER = ("city", "road", "monastery", "garden", "field")
+#: score sources that are features on the board (the core's own scoring)
+FEATURE_SOURCES = ("city", "road", "monastery", "garden", "field")
+#: public expansion entries longer than this are left to the board and the log
+PANEL_PUBLIC_WIDTH = 60
 
 InputFn = Callable[[str], str]
 
@@ -149,16 +152,16 @@ def play_game(
 # ------------------------------------------------------------------------------ descriptions
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
 
 def _format_value(value: Any, names: Sequence[str] = ()) -> str:
-    """Any JSON-like value on one line; ``seat`` numbers become ``names``, None (hidden) is ?."""
+    """Any JSON-like value on one line; seat numbers become ``names``, None (hidden) is ``?``."""
     if isinstance(value, dict):
         parts = []
         for key, item in value.items():
-            if key == "seat" and isinstance(item, int) and 0 <= item < len(names):
+            if key in ("seat", "owner") and isinstance(item, int) and 0 <= item < len(names):
                 parts.append(names[item])
             else:
                 parts.append(f"{str(key).replace('_', ' ')} {_format_value(item, names)}")
@@ -168,6 +171,14 @@ def _format_value(value: Any, names: Sequence[str] = ()) -> str:
             return "[" + "; ".join(_format_value(item, names) for item in value) + "]"
         return ", ".join(_format_value(item, names) for item in value) or "-"
     return "?" if value is None else str(value)
+
+
+def _details(detail: dict[str, Any], names: Sequence[str]) -> str:
+    """An event's details as `` at (x, y) (key value, …)``; empty when there are none."""
+    rest = dict(detail)
+    square = rest.pop("square", None)
+    where = f" at ({square[0]}, {square[1]})" if isinstance(square, list | tuple) else ""
+    return where + (f" ({_format_value(rest, names)})" if rest else "")
 
 
 def generic_label(action: Any) -> str:
@@ -203,8 +214,7 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         if event.type == "discard":
             return f"{event.detail.get('tile')} fits nowhere and was discarded."
         who = f"{names[event.seat]}: " if event.seat is not None else ""
-        details = ", ".join(f"{k} {_format_value(v)}" for k, v in event.detail.items())
-        return f"{who}{event.type.replace('-', ' ')}" + (f" ({details})" if details else "") + "."
+        return f"{who}{event.type.replace('-', ' ')}{_details(event.detail, names)}."
     paid = ", ".join(f"{names[s]} +{p}" for s, p in sorted(event.points.items()))
     value = event.detail.get("value")
     source, reason = event.source, event.reason
@@ -212,26 +222,27 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         square = event.detail.get("square")
         where = f" at ({square[0]}, {square[1]})" if square else ""
         return f"Abbot recalled from the {source}{where}: {paid or 'nobody scores'}."
-    if source in ("city", "road", "monastery", "garden") and reason in ("completed", "final"):
+    if source not in FEATURE_SOURCES:
+        # an expansion's points (a bet, a map chip, wine): its details say what for
+        what = f"{source.replace('-', ' ').capitalize()} {reason.replace('-', ' ')}"
+        extra = {k: v for k, v in event.detail.items() if k != "value"}
+        return f"{what}{_details(extra, names)}: {paid or 'no points'}."
+    if source == "field":
+        cities = event.detail.get("completed_cities", 0)
+        what = "Field"
+        breakdown = f"{_plural(cities, 'completed city', 'completed cities')} × 3 = {value}"
+    else:
         what = source.capitalize() + (" completed" if reason == "completed" else " unfinished")
         if source in ("city", "road"):
             parts = [_plural(event.tiles, "tile")]
             if event.coats_of_arms:
-                parts.append(_plural(event.coats_of_arms, "coat") + " of arms")
+                parts.append(_plural(event.coats_of_arms, "coat of arms", "coats of arms"))
         elif reason == "completed":
             parts = ["surrounded"]
         else:
             parts = [f"1 + {_plural((value or 1) - 1, 'neighbour')}"]
         breakdown = ", ".join(parts) + (f" = {value}" if value is not None else "")
-    elif source == "field":
-        cities = event.detail.get("completed_cities", 0)
-        what = "Field"
-        breakdown = f"{_plural(cities, 'completed city')} × 3 = {value}".replace("citys", "cities")
-    else:
-        what = f"{source.capitalize()} ({reason})"
-        extra = {k: v for k, v in event.detail.items() if k != "value"}
-        breakdown = ", ".join(f"{k} {_format_value(v)}" for k, v in extra.items())
-    text = f"{what}" + (f" ({breakdown})" if breakdown else "")
+    text = f"{what} ({breakdown})"
     if not event.figures:
         return f"{text}: nobody had a figure there."
     if len(event.figures) > 1:
@@ -410,15 +421,32 @@ class _Session:
         return lines
 
     def panel_lines(self, seat: int) -> list[str]:
-        """Expansion panels of the deciding human's own view (hidden info of others stays out)."""
+        """Expansion panels from the deciding human's own view (others' secrets never get here).
+
+        An entry is shown when it is private to this seat (it differs from a spectator's view),
+        or when it is public and short; long public entries (every chip on a map) are what the
+        board and the event log already show.
+        """
+        game = self.game
+        names = [seat_name(s) for s in range(game.players)]
+        public = game.view(None)["expansions"]
         lines = []
-        for name, panel in self.game.view(seat)["expansions"].items():
-            if not panel:
-                continue
-            lines.append(self.bold(name.replace("-", " ").capitalize()) + " (your view)")
+        for name, panel in game.view(seat)["expansions"].items():
+            entries = []
             for key, value in panel.items():
-                text = _format_value(value, [seat_name(s) for s in range(self.game.players)])
-                lines.append(f"  {str(key).replace('_', ' ')}: {text}")
+                label = str(key).replace("_", " ")
+                text = _format_value(value, names)
+                private = public.get(name, {}).get(key) != value
+                if not private and len(text) > PANEL_PUBLIC_WIDTH:
+                    continue
+                if len(label) + len(text) + 4 <= self.width or not isinstance(value, list):
+                    entries.append(f"  {label}: {text}")
+                else:  # one item a line
+                    entries.append(f"  {label}:")
+                    entries += [f"    - {_format_value(item, names)}" for item in value]
+            if entries:
+                lines.append(self.bold(name.replace("-", " ").capitalize()) + " (your view)")
+                lines += entries
         return lines
 
     def screen(self, seat: int, labels: dict[tuple[int, int], str]) -> None:
@@ -577,18 +605,21 @@ class _Session:
             self.say(line)
         self.say()
         summary = GameSummary.of(game)
-        sources = [s for s in SOURCE_ORDER if any(s in b for b in summary.by_source)]
+        sources = [s for s in FEATURE_SOURCES if any(s in b for b in summary.by_source)]
         sources += sorted({s for b in summary.by_source for s in b} - set(sources))
         width = max(len(n) for n in self.names) + 2
         self.say(self.bold("Final scores"))
-        self.say(
-            self.dim("   " + "Seat".ljust(width) + "Total" + "".join(s.rjust(11) for s in sources))
-        )
+        columns = [max(len(s), 4) + 2 for s in sources]
+        header = "".join(s.rjust(w) for s, w in zip(sources, columns, strict=True))
+        self.say(self.dim("   " + "Seat".ljust(width) + "Total" + header))
         for seat in sorted(range(game.players), key=lambda s: -game.scores[s]):
             by = summary.by_source[seat]
+            points = "".join(
+                str(by.get(s, 0)).rjust(w) for s, w in zip(sources, columns, strict=True)
+            )
             self.say(
                 f"   {seat_tag(seat, self.colour)} {self.names[seat].ljust(width - 2)}"
-                f"{game.scores[seat]:>5}" + "".join(str(by.get(s, 0)).rjust(11) for s in sources)
+                f"{game.scores[seat]:>5}{points}"
             )
         winners = [self.names[s] for s in game.winners()]
         if len(winners) == 1:
