@@ -26,12 +26,19 @@ from ..actions import PASS, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES, Bot, make_bot
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_to_json
-from ..game import Game, GameOptions, GameSetupError, GameSummary, IllegalAction
+from ..game import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    GameOptions,
+    GameSetupError,
+    GameSummary,
+    IllegalAction,
+)
 from ..tiles import KIND_NAMES, ROTATIONS
 from .options import add_game_options, options_from_args
 from .render import (
     PREVIEW_SIZE,
-    SEATS,
     TILE_SIZE,
     paint,
     render_board,
@@ -89,8 +96,10 @@ def parse_seats(text: str | None, players: int | None) -> list[str]:
     """Seat kinds from ``--seats`` / ``--players``; raises ValueError naming what is wrong."""
     if text is None:
         count = 2 if players is None else players
-        if count < 1:
-            raise ValueError("--players must be at least 2")
+        if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+            raise ValueError(
+                f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {count}"
+            )
         return [HUMAN] + [DEFAULT_OPPONENT] * (count - 1)
     seats = [part.strip().lower() for part in text.split(",")]
     for seat in seats:
@@ -549,7 +558,9 @@ class _Session:
             )
         else:
             ground = "# city   . field   "
-        figures = "  ".join(f"{letter} {name}" for name, letter, _, _ in SEATS[: self.game.players])
+        figures = "  ".join(
+            f"{seat_tag(s, self.colour)} {seat_name(s)}" for s in range(self.game.players)
+        )
         return "\n".join(
             [
                 self.bold("How to play"),
