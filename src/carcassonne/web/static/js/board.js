@@ -211,7 +211,7 @@ export class BoardView {
       const have = this.tiles.get(key);
       if (have && have.tile === tile.tile && have.rotation === tile.rotation) continue;
       if (have) have.g.remove();
-      const g = svg("g", { transform: `translate(${tile.x * S} ${tile.y * S})`, "data-square": key }, this.layers.tiles);
+      const g = svg("g", { transform: `translate(${tile.x * S} ${tile.y * S})`, "data-tile-at": key }, this.layers.tiles);
       drawTile(g, tile.tile, tile.rotation);
       this.tiles.set(key, { ...tile, g });
     }
@@ -293,8 +293,8 @@ export class BoardView {
   setHighlights(legal = [], other = []) {
     const g = this.layers.highlights;
     g.replaceChildren();
-    for (const { x, y } of other) svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: "hl-other" }, g);
-    for (const { x, y } of legal) svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: "hl-legal", "data-legal": `${x},${y}` }, g);
+    for (const { x, y } of other) svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: "hl-other", "data-square": `${x},${y}` }, g);
+    for (const { x, y } of legal) svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: "hl-legal", "data-square": `${x},${y}` }, g);
   }
 
   /** A tile not yet confirmed (or a hover preview when `ghost`). */
@@ -318,7 +318,7 @@ export class BoardView {
     for (const spot of spots) {
       const at = spotOf(tile.tile, tile.rotation, spot.location);
       if (!at) continue;
-      const s = svg("g", { class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, role: "button" }, g);
+      const s = svg("g", { class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location, role: "button" }, g);
       svg("circle", { cx: tile.x * S + at[0], cy: tile.y * S + at[1], r: 8 }, s);
       s.appendChild(titleOf(spot.label || spot.location));
     }

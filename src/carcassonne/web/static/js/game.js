@@ -355,7 +355,7 @@ class GameScreen {
   renderSidebar() {
     const view = this.view;
     const seats = this.info.seats;
-    const panels = [this.turnPanel()];
+    const panels = view.phase === "over" ? [] : [this.turnPanel()];
     const decisions = this.decisionPanel();
     if (decisions) panels.push(decisions);
     if (this.state.summary) {
@@ -383,9 +383,13 @@ class GameScreen {
     const view = this.view;
     const mine = this.myTurn();
     const phase = view.phase;
-    const preview = svg("svg", { class: "tile-preview", viewBox: "-4 -4 108 108", role: "img", "aria-label": view.current_tile || "" });
     const rotation = this.pending ? this.pending.rotation : this.rotation;
-    if (view.current_tile && phase !== "over") drawTile(preview, view.current_tile, mine && phase === "tile" ? rotation : 0);
+    const shown = mine && phase === "tile" ? rotation : 0;
+    const preview = svg("svg", {
+      class: "tile-preview", viewBox: "-4 -4 108 108", role: "img", "aria-label": view.current_tile || "",
+      "data-tile": view.current_tile || "", "data-rotation": shown,
+    });
+    if (view.current_tile && phase !== "over") drawTile(preview, view.current_tile, shown);
     const side = html("div", { class: "turn-side" });
     let actions = null;
     const keys = html("div", { class: "turn-hint" }, html("span", { class: "kbd" }, "R"), " ", t("turn.key_rotate"), " · ",

@@ -136,7 +136,7 @@ export function describeEvent(ev, seats) {
     }
     if (["city", "road", "monastery", "garden"].includes(ev.source)) {
       const size = ev.source === "city"
-        ? t("log.size_city", { tiles: ev.tiles, arms: ev.coats_of_arms })
+        ? t(ev.coats_of_arms ? "log.size_city_arms" : "log.size_city", { tiles: ev.tiles, arms: ev.coats_of_arms })
         : ev.source === "road" ? t("log.size_road", { tiles: ev.tiles }) : t("log.size_cloister", { tiles: ev.tiles });
       const params = { who, points: pts, feature: t(`feature.${ev.source}`), size, reason: t(`reason.${ev.reason}`), why: figuresText(seats, ev.figures) };
       return { cls: "score", text: t(winners.length ? (winners.length > 1 ? "log.feature_tie" : "log.feature") : "log.feature_nobody", params), squares };
@@ -175,7 +175,7 @@ export function summaryPanel(summary, seats, extra = []) {
   const winners = summary.winners || [];
   const head = html("tr", {}, html("th", {}, t("summary.seat")), sources.map((s) => html("th", {}, t(`source.${s}`))), html("th", {}, t("summary.total")));
   const rows = seats.map((seat, i) => html("tr", { class: winners.includes(i) ? "winner" : "" },
-    html("td", {}, swatch(seats, i), " ", seat.name, winners.includes(i) ? " 🏆" : ""),
+    html("td", {}, swatch(seats, i), " ", seat.name, winners.includes(i) ? " ★" : ""),
     sources.map((s) => html("td", {}, String(summary.by_source[i][s] || 0))),
     html("td", {}, String(summary.scores[i]))));
   const title = winners.length > 1 ? t("summary.winners", { who: names(seats, winners) }) : t("summary.winner", { who: names(seats, winners) });

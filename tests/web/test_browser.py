@@ -1,0 +1,253 @@
+"""End-to-end: real Chromium (Debian's) playing against a bot on a real server.
+
+Each test starts ``carcassonne serve`` on a free loopback port with a temporary database and
+drives the page as a player would: clicking squares and figure spots, keys, buttons. Screenshots
+go to ``artifacts/screenshots/``. Without /usr/bin/chromium the tests are skipped, except in CI
+(env CI set), where they must run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+if not CHROMIUM.exists() and not os.environ.get("CI"):
+    pytest.skip(
+        "browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+        allow_module_level=True,
+    )
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+# The scripted game: the start tile D has its city to the north; base/E turned 180° closes it
+# (a 2-tile city, 4 points); bets/01 brings a betting office; the stack then runs out.
+STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``carcassonne serve`` in a subprocess; can be stopped and started again on its DB."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(self.port),
+             "--db", str(self.db), "--bot-delay", "0.05"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )  # fmt: skip
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/meta", timeout=1):
+                    return
+            except OSError:
+                if self.proc.poll() is not None:
+                    err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                    raise RuntimeError(f"the server exited: {err}") from None
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start in 15 s")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=10)
+            self.proc = None
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.url}/api/games",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "games.sqlite3")
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-GB")
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def my_turn(page: Page) -> None:
+    expect(page.locator("[data-square]").first).to_be_attached(timeout=15_000)
+
+
+def place_anywhere(page: Page) -> None:
+    """Put the drawn tile on the first highlighted square and confirm without a figure."""
+    my_turn(page)
+    page.locator(".hl-legal").first.click()
+    expect(page.locator('[data-action="confirm"]')).to_be_enabled()
+    page.keyboard.press("Enter")
+
+
+def test_lobby_creates_a_game_against_a_bot_and_a_tile_is_placed(
+    server: Server, page: Page
+) -> None:
+    page.goto(server.url + "/")
+    page.fill("input[name=seed]", "42")
+    page.click("[data-create]")
+    expect(page.locator("[data-created]")).to_be_visible()
+    shot(page, "01-lobby-links")
+    page.click("[data-play]")
+    my_turn(page)
+    expect(page.locator(".banner")).to_have_text("Your turn: place the tile")
+    shot(page, "02-first-turn")
+    page.locator(".hl-legal").first.click()
+    expect(page.locator(".hl-pending")).to_be_attached()
+    page.keyboard.press("Escape")  # undo is local: the tile goes back to the hand
+    expect(page.locator(".hl-pending")).not_to_be_attached()
+    place_anywhere(page)
+    # The bot answers; then it is our turn again with three tiles on the board.
+    expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=15_000)
+    my_turn(page)
+
+
+def test_scripted_game_meeple_score_bet_and_end(server: Server, page: Page) -> None:
+    created = server.create(
+        {
+            "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+            "options": {"bets": True, "stack": STACK},
+        }
+    )
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    # Turn 1: base/E fits above the start tile only turned 180°; clicking the (dashed) square
+    # picks that rotation by itself.
+    expect(page.locator(".tile-preview")).to_have_attribute("data-tile", "base/E")
+    page.locator('[data-square="0,-1"]').click()
+    expect(page.locator(".tile-preview")).to_have_attribute("data-rotation", "180")
+    page.locator('.spot[data-location="S"]').click()
+    expect(page.locator(".layer-spots .figure")).to_have_count(1)
+    page.keyboard.press("Escape")  # undo the meeple, keep the tile
+    expect(page.locator(".layer-spots .figure")).to_have_count(0)
+    page.locator('.spot[data-location="S"]').click()
+    shot(page, "03-meeple-on-city")
+    page.keyboard.press("Enter")
+    # The 2-tile city scores 4 for Ana, and the log says why.
+    expect(page.locator('[data-score="0"]')).to_contain_text("4")
+    expect(page.locator(".log")).to_contain_text("Ana scores 4 for a completed city (2 tiles")
+    shot(page, "04-city-scored")
+
+    # Turn 3: the bookmaker tile; then Ana bets 3/5 on its office.
+    my_turn(page)
+    expect(page.locator(".tile-preview")).to_have_attribute("data-tile", "bets/01")
+    place_anywhere(page)
+    decision = page.locator('[data-decision="bet"]')
+    expect(decision).to_be_visible(timeout=15_000)
+    shot(page, "05-bet-decision")
+    decision.locator('[data-bet="3/5"]').click()
+    expect(page.locator("[data-own-supply]")).not_to_contain_text("3/5")
+    expect(page.locator(".bet-marker", has_text="3/5")).to_have_count(1)
+    shot(page, "06-bet-placed")
+
+    # The stack runs out: final scoring and the summary.
+    while page.locator("[data-summary]").count() == 0:
+        page.wait_for_selector("[data-square], [data-summary], [data-decision]", timeout=15_000)
+        if page.locator("[data-decision]").count():
+            page.locator("[data-decision] button").last.click()
+        elif page.locator("[data-square]").count():
+            place_anywhere(page)
+        page.wait_for_timeout(100)
+    expect(page.locator(".banner")).to_contain_text("Game over")
+    expect(page.locator("[data-summary]")).to_contain_text("Ana")
+    shot(page, "07-game-over")
+    page.click("text=Watch the replay")
+    expect(page.locator(".banner")).to_contain_text("Step")
+    page.locator('[data-step="back"]').click()
+    shot(page, "08-replay")
+
+
+def test_game_continues_after_a_server_restart(server: Server, page: Page) -> None:
+    created = server.create(
+        {
+            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+            "options": {"seed": 9},
+        }
+    )
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    place_anywhere(page)
+    expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=15_000)
+    my_turn(page)
+    server.stop()
+    expect(page.locator(".banner")).to_contain_text("reconnecting")
+    server.start()
+    # The page reconnects by itself and the game goes on from where it was.
+    expect(page.locator(".banner")).to_have_text("Your turn: place the tile", timeout=15_000)
+    expect(page.locator(".layer-tiles > g")).to_have_count(3)
+    place_anywhere(page)
+    expect(page.locator(".layer-tiles > g")).to_have_count(5, timeout=15_000)
+    shot(page, "09-after-restart")
+
+
+def test_language_switch_is_remembered(server: Server, page: Page) -> None:
+    page.goto(server.url + "/")
+    page.select_option("#language", "fr")
+    expect(page.locator("[data-create]")).to_have_text("Créer la partie")
+    page.reload()
+    expect(page.locator("[data-create]")).to_have_text("Créer la partie")
+    page.select_option("#language", "ro")
+    expect(page.locator("nav a[href='#/rules']")).to_have_text("Reguli")
+    page.click("nav a[href='#/rules']")
+    expect(page.locator(".gallery figure")).to_have_count(54)
+    shot(page, "10-rules-ro")

@@ -1,0 +1,116 @@
+"""Nothing sent to a seat reveals what the rules hide from it.
+
+A whole game with The Bets and Map-Chips on the France map is played over the websocket: seat 0
+by this test (a random legal action each time), seat 1 by a server-side bot. Every message seat 0
+receives is checked against the true state on the server: another seat's unflipped bet, the value
+or colour of a face-down map chip and the order of the stack must never appear.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+from web_helpers import TestClient
+
+from carcassonne.board import decode
+from carcassonne.web import create_app
+
+TILE_ID = re.compile(r'"((?:base|river|bets|map)/[\w-]+)"')
+
+
+def hidden_leaks(message: dict[str, Any], chip_squares: set[tuple[int, int]]) -> list[str]:
+    """What in ``message`` (sent to seat 0) seat 0 must not know; ``chip_squares`` are where
+    the map chips lay at the start (the server's truth)."""
+    leaks = []
+    view = message.get("view", {})
+    text = json.dumps(message)
+    # The stack: any tile id must be on the board, drawn now, or discarded (public).
+    if message["type"] == "state":
+        visible = {t["tile"] for t in view["tiles"]} | set(view["discarded"])
+        if view["current_tile"]:
+            visible.add(view["current_tile"])
+        for tile_id in TILE_ID.findall(text):
+            if tile_id not in visible and not tile_id.startswith("map/"):
+                leaks.append(f"tile {tile_id} is neither placed, drawn nor discarded")
+        if "stack" in view:
+            leaks.append("the view has a stack")
+    expansions = view.get("expansions", {})
+    bets = expansions.get("bets")
+    if bets is not None:
+        for office in bets["offices"]:
+            for chip in office["chips"]:
+                if chip["seat"] != 0 and chip["chip"] is not None:
+                    leaks.append(f"seat {chip['seat']}'s chip {chip['chip']} is shown face up")
+        if bets["supply"] is not None and len(bets["supply"]) != bets["supply_counts"][0]:
+            leaks.append("the supply shown is not seat 0's")
+    chips = expansions.get("map-chips")
+    if chips is not None:
+        for entry in chips["face_down"]:
+            if set(entry) != {"x", "y"}:
+                leaks.append(f"a face-down chip shows {sorted(entry)}")
+        shown = {(e["x"], e["y"]) for e in chips["face_down"]}
+        if not shown <= chip_squares:
+            leaks.append("face-down chips are shown where the server has none")
+    for event in message.get("events", []):
+        private = event.get("type") == "event" and event["event"] in ("bet", "bet-pass")
+        if private and "chip" in event["detail"]:
+            leaks.append(f"a {event['event']} event names the chip")
+    return leaks
+
+
+def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    rng = random.Random(2024)
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/games",
+            json={
+                "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}],
+                "options": {"bets": True, "map": "france", "map_chips": True, "seed": 11},
+            },
+        ).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        room = app.state.server.get(game_id)
+        chip_squares = {decode(pos) for pos in room.game.expansion("map-chips").face_down}
+        received: list[dict[str, Any]] = []
+        leaks: list[str] = []
+        bets_seen = face_down_seen = 0
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            while True:
+                message = ws.receive_json()
+                received.append(message)
+                assert message["type"] != "error", message
+                leaks += hidden_leaks(message, chip_squares)
+                if message["type"] != "state":
+                    continue
+                view = message["view"]
+                bets_seen += sum(
+                    1
+                    for office in view["expansions"]["bets"]["offices"]
+                    for chip in office["chips"]
+                    if chip["seat"] == 1
+                )
+                face_down_seen += len(view["expansions"]["map-chips"]["face_down"])
+                if view["phase"] == "over":
+                    break
+                legal = view.get("legal_actions")
+                if legal and message["ply"] == len(room.game.history):
+                    action = rng.choice(legal)
+                    if action["type"] == "place-tile":
+                        ws.send_json({"type": "preview", "action": action, "ply": message["ply"]})
+                        preview = ws.receive_json()
+                        received.append(preview)
+                        leaks += hidden_leaks(preview, chip_squares)
+                        figure = rng.choice(preview["legal_actions"])
+                        ws.send_json({"type": "act", "actions": [action, figure]})
+                    else:
+                        ws.send_json({"type": "act", "actions": [action]})
+    assert leaks == []
+    # The test saw what it guards: the bot's chips on offices and face-down map chips.
+    assert bets_seen > 0 and face_down_seen > 0
+    assert received[-1]["summary"]["scores"] == room.game.scores
