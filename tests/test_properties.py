@@ -1,0 +1,228 @@
+"""Properties every game must have, checked on random games with random options (hypothesis).
+
+The checks read the rules' invariants from the game's public state, not from the engine's
+bookkeeping: figure totals come from the supplies at the start, tile limits from the tile sets,
+edge matching from the board's orientations.  New options belong in :func:`game_options`; the
+properties are written so they hold for any expansion (printed map tiles and borders included).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from carcassonne import Game, GameOptions, IllegalAction
+from carcassonne.board import DELTAS, OPPOSITE, decode, encode
+from carcassonne.game import PlacedTile
+from carcassonne.tiles import BORDER, tile_set
+
+EXAMPLES = settings(max_examples=20, deadline=None)
+
+
+@st.composite
+def game_options(draw: st.DrawFn) -> GameOptions:
+    """Random options: players 2-5, River and Abbot on or off, sometimes few meeples."""
+    return GameOptions(
+        players=draw(st.integers(2, 5)),
+        river=draw(st.booleans()),
+        abbot=draw(st.booleans()),
+        meeples=draw(st.one_of(st.none(), st.integers(1, 3))),
+        seed=draw(st.integers(0, 2**32 - 1)),
+    )
+
+
+PLAY_SEEDS = st.integers(0, 2**32 - 1)
+
+
+def play(game: Game, rng: random.Random, after: Callable[[Game], None] | None = None) -> Game:
+    """Play random legal actions to the end, calling ``after`` after each one."""
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+        if after is not None:
+            after(game)
+    return game
+
+
+def placed_tiles(game: Game) -> list[PlacedTile]:
+    """The tiles on the board that are tiles of a set (not a map's printed large cities)."""
+    printed = {encode(p.x, p.y) for p in game.geometry.printed}
+    return [p for pos, p in game.board.items() if pos not in printed]
+
+
+def figures_on_board(game: Game) -> Counter[tuple[int, str]]:
+    """(seat, figure type) -> count, read from the features (not from ``game.figures``)."""
+    counts: Counter[tuple[int, str]] = Counter()
+    for feature in game.features():
+        for seat, figure, _ in feature.figures:
+            counts[seat, figure] += 1
+    return counts
+
+
+def state(game: Game) -> dict[str, Any]:
+    """A comparable picture of everything a game holds."""
+    return {
+        "view": game.view(None),
+        "scores": list(game.scores),
+        "supply": [dict(s) for s in game.supply],
+        "board": {pos: (p.tile.id, p.orientation.rotation) for pos, p in game.board.items()},
+        "figures": dict(game.figures),
+        "features": sorted(
+            (f.kind, sorted(f.squares), f.open, f.complete, sorted(f.figures))
+            for f in game.features()
+        ),
+        "history": list(game.history),
+        "events": [e.to_json() for e in game.events],
+        "draws": list(game.draws),
+        "stack": [t.id for t in game.stack],
+        "phase": (game.phase, game.to_move, game.active),
+    }
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_figures_are_conserved(options: GameOptions, play_seed: int) -> None:
+    game = Game(options)
+    initial = [dict(s) for s in game.supply]
+
+    def check(g: Game) -> None:
+        on_board = figures_on_board(g)
+        assert sum(on_board.values()) == len(g.figures)
+        for seat, start in enumerate(initial):
+            assert set(g.supply[seat]) == set(start)
+            for figure, total in start.items():
+                assert g.supply[seat][figure] >= 0
+                assert g.supply[seat][figure] + on_board[seat, figure] == total
+
+    play(game, random.Random(play_seed), check)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_each_tile_is_placed_once_and_never_more_than_the_sets_hold(
+    options: GameOptions, play_seed: int
+) -> None:
+    game = Game(options)
+
+    def tiles_in_play(g: Game) -> Counter[str]:
+        current = [g.current_tile.id] if g.current_tile is not None else []
+        placed = [p.tile.id for p in placed_tiles(g)]
+        return Counter(placed + [t.id for t in g.stack + g.discarded] + current)
+
+    everything = tiles_in_play(game)
+    for tile_id, n in everything.items():
+        set_name, name = tile_id.split("/")
+        copies = options.copies if set_name == "base" else 1
+        (tile,) = [t for t in tile_set(set_name).tiles if t.name == name]
+        assert n <= tile.count * copies, tile_id
+    play(game, random.Random(play_seed))
+    assert game.current_tile is None and not game.stack
+    assert tiles_in_play(game) == everything  # nothing lost, nothing duplicated
+    by_players = sorted((p for p in placed_tiles(game) if p.seat is not None), key=lambda p: p.turn)
+    assert [p.tile.id for p in by_players] == [t for t, discarded in game.draws if not discarded]
+    assert sorted(t.id for t in game.discarded) == sorted(t for t, d in game.draws if d)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_every_placed_tile_matches_all_its_neighbours(options: GameOptions, play_seed: int) -> None:
+    game = play(Game(options), random.Random(play_seed))
+    board = game.board
+    for pos, placed in board.items():
+        edges = placed.orientation.edges
+        touches_earlier = placed.seat is None
+        for d in range(4):
+            neighbour = board.get(pos + DELTAS[d])
+            if neighbour is None:
+                continue
+            theirs = neighbour.orientation.edges[OPPOSITE[d]]
+            if BORDER not in (edges[d], theirs):
+                assert edges[d] == theirs, f"{placed} side {d} against {neighbour}"
+            touches_earlier |= neighbour.seat is None or neighbour.turn < placed.turn
+        assert touches_earlier, f"{placed} at {decode(pos)} touched no tile placed before it"
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_scores_never_decrease(options: GameOptions, play_seed: int) -> None:
+    game = Game(options)
+    last = list(game.scores)
+
+    def check(g: Game) -> None:
+        nonlocal last
+        assert all(now >= before for now, before in zip(g.scores, last, strict=True))
+        last = list(g.scores)
+
+    play(game, random.Random(play_seed), check)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS, cut=st.floats(0, 1))
+def test_a_copy_plays_identically_and_leaves_the_original_alone(
+    options: GameOptions, play_seed: int, cut: float
+) -> None:
+    rng = random.Random(play_seed)
+    game = Game(options)
+    length = len(play(Game(options), random.Random(play_seed)).history)
+    for _ in range(int(cut * length)):
+        game.apply(rng.choice(game.legal_actions()))
+    before = state(game)
+    other = game.copy()
+    play(other, rng)
+    assert state(game) == before
+    for _, action in other.history[len(game.history) :]:
+        game.apply(action)
+    assert state(game) == state(other)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_the_view_never_reveals_the_stack_order(options: GameOptions, play_seed: int) -> None:
+    shuffler = random.Random(play_seed ^ 0x5EED)
+
+    def check(g: Game) -> None:
+        if len({t.id for t in g.stack}) < 2 or shuffler.random() > 0.2:
+            return
+        other = g.copy()
+        while [t.id for t in other.stack] == [t.id for t in g.stack]:
+            shuffler.shuffle(other.stack)
+        for seat in (None, *range(g.players)):
+            assert other.view(seat) == g.view(seat)
+
+    play(Game(options), random.Random(play_seed), check)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_options_and_history_replay_every_score(options: GameOptions, play_seed: int) -> None:
+    scores: list[list[int]] = []
+    game = play(Game(options), random.Random(play_seed), lambda g: scores.append(list(g.scores)))
+    replay = Game(game.options)
+    for (seat, action), expected in zip(game.history, scores, strict=True):
+        assert replay.to_move == seat
+        replay.apply(action)
+        assert replay.scores == expected
+    assert replay.is_over
+    assert replay.events == game.events
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_illegal_actions_leave_the_game_unchanged(options: GameOptions, play_seed: int) -> None:
+    # Replaying an action once its moment has passed is (almost always) illegal; whatever the
+    # engine decides, a rejected action must change nothing.
+    rng = random.Random(play_seed)
+    game = Game(options)
+    while not game.is_over:
+        if game.history and rng.random() < 0.2:
+            before = state(game)
+            try:
+                game.apply(rng.choice(game.history)[1])
+            except IllegalAction:
+                assert state(game) == before
+            continue
+        game.apply(rng.choice(game.legal_actions()))
