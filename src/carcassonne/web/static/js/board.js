@@ -185,16 +185,15 @@ export class BoardView {
     }
     for (const start of board.start_squares || []) {
       svg("path", {
-        d: star(start.x * S + 14, start.y * S + 16, 9),
+        d: star(start.x * S + 88, start.y * S + 13, 9),
         class: "start-mark",
       }, this.labels).appendChild(titleOf(t("map.start_square", { name: start.name })));
     }
     for (const town of board.towns || []) {
-      const cx = town.x * S + 50;
       const label = svg("g", { class: "town" }, this.labels);
-      svg("text", { x: cx, y: town.y * S + 14, class: "town-label", "text-anchor": "middle" }, label).textContent = town.name;
+      svg("text", { x: town.x * S + (town.grape ? 20 : 6), y: town.y * S + 17, class: "town-label" }, label).textContent = town.name;
       if (town.grape) {
-        svg("circle", { cx: town.x * S + 86, cy: town.y * S + 14, r: 7, fill: GRAPE_COLOURS[town.grape] || "#999", class: "town-dot" }, label)
+        svg("circle", { cx: town.x * S + 11, cy: town.y * S + 12, r: 7, fill: GRAPE_COLOURS[town.grape] || "#999", class: "town-dot" }, label)
           .appendChild(titleOf(t(`grape.${town.grape}`)));
       }
     }
@@ -274,12 +273,15 @@ export class BoardView {
         if (!tile) continue;
         const centre = tileModel(tile.tile, tile.rotation).centres.find((c) => c.kind === "betting-office");
         const [ox, oy] = centre ? centre.at : [50, 50];
+        // Chips stack in rows of four below the office, in the order they were placed.
         const n = office.chips.length;
         office.chips.forEach((chip, i) => {
-          const cx = office.x * S + ox + (i - (n - 1) / 2) * 13;
-          const cy = office.y * S + oy + 19;
+          const row = Math.floor(i / 4);
+          const inRow = Math.min(4, n - row * 4);
+          const cx = office.x * S + Math.min(80, Math.max(20, ox)) + ((i % 4) - (inRow - 1) / 2) * 19;
+          const cy = office.y * S + Math.min(oy + 21, 88 - 19 * Math.floor((n - 1) / 4)) + row * 19;
           const c = svg("g", { class: "bet-marker" }, g);
-          svg("circle", { cx, cy, r: 7.5, fill: SEAT_COLOURS[this.seatColours[chip.seat]] || "#777", class: "bet-chip" }, c);
+          svg("circle", { cx, cy, r: 9, fill: SEAT_COLOURS[this.seatColours[chip.seat]] || "#777", class: "bet-chip" }, c);
           svg("text", { x: cx, y: cy + 3, class: "bet-chip-text" }, c).textContent = chip.chip ? chip.chip.replace("+", "") : "?";
           c.appendChild(titleOf(chip.chip ? t("bets.own_chip", { chip: chip.chip }) : t("bets.hidden_chip")));
         });
