@@ -451,6 +451,48 @@ def test_figures_return_after_completion_but_farmers_stay() -> None:
     assert game.feature_at(1, 0, "NL").kind_name == "field"
 
 
+def test_roads_end_at_a_monastery_and_at_a_city_gate() -> None:
+    # base/A at 270: road E ends at the monastery; base/T at 90: road W ends at its city gate.
+    game = scenario(
+        [("base/A", -1, 0, 270, ("meeple", "E")), ("base/T", 1, 0, 90, None)], then=["base/U"]
+    )
+    (road,) = [e for e in score_events(game) if e.source == "road"]
+    assert (road.reason, road.tiles, road.points) == ("completed", 3, {0: 3})
+
+
+def test_own_occupied_feature_is_also_closed_to_a_second_meeple() -> None:
+    game = scenario(
+        [("base/U", 1, 0, 0, MEEPLE_ROAD_E), ("base/U", -1, 0, 0, None)],
+        then=["base/U", "base/E"],
+    )
+    game.apply(PlaceTile(2, 0, 0))  # seat 0 extends its own road
+    assert PlaceFigure("meeple", "E") not in game.legal_actions()
+
+
+def test_one_tile_completing_two_features_scores_both() -> None:
+    # base/L at (2, 0) ends seat 0's road (closed in the west by another village) and closes
+    # seat 1's city on base/E above it.
+    game = scenario(
+        [
+            ("base/U", 1, 0, 0, MEEPLE_ROAD_E),
+            ("base/L", -1, 0, 0, None),
+            ("base/B", 1, -1, 0, None),
+            ("base/E", 2, -1, 180, ("meeple", "S")),
+            ("base/L", 2, 0, 0, None),
+        ],
+        then=["base/U"],
+    )
+    assert sorted(paid(game)) == [("city", {1: 4}), ("road", {0: 4})]
+    assert game.supply == [{"meeple": 7}, {"meeple": 7}]
+
+
+def test_players_take_turns_in_seat_order() -> None:
+    steps = [("base/U", x, 0, 0, None) for x in (1, 2, 3, 4)]
+    game = scenario(steps, then=["base/U"], players=3)
+    assert [seat for seat, _ in game.history] == [0, 0, 1, 1, 2, 2, 0, 0]
+    assert (game.active, game.to_move) == (1, 1)
+
+
 # -------------------------------------------------------------------------------- §1 the end
 
 
