@@ -451,3 +451,15 @@ def test_pages_carry_a_strict_content_security_policy(client: Any) -> None:
     assert response.status_code == 200 and '<main id="app">' in response.text
     assert "default-src 'self'" in response.headers["content-security-policy"]
     assert client.get("/static/js/app.js").status_code == 200
+
+
+def test_flooding_client_is_rate_limited(client: Any) -> None:
+    game_id, token, _ = two_humans(client)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        hello(ws, token)
+        for _ in range(150):
+            ws.send_json({"type": "ping"})
+        replies = [ws.receive_json() for _ in range(150)]
+    codes = [r.get("code") for r in replies if r["type"] == "error"]
+    assert "rate-limited" in codes
+    assert sum(r["type"] == "pong" for r in replies) == 150 - len(codes)

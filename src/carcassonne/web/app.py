@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -235,6 +236,8 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     while True:
         message = await conn.queue.get()
         if message is None:
+            if conn.overflowed:
+                await websocket.close(code=1008, reason="too far behind")
             return
         await websocket.send_text(json.dumps(message, separators=(",", ":")))
 
@@ -271,7 +274,11 @@ async def game_socket(websocket: WebSocket) -> None:
             if incoming["type"] == "websocket.disconnect":
                 return
             text = incoming.get("text")
+            if conn is not None and conn.overflowed:
+                return
             try:
+                if conn is not None and not conn.allow(time.monotonic()):
+                    raise ProtocolError("too many messages; slow down", "rate-limited")
                 if text is None:
                     raise ProtocolError("messages must be JSON text frames")
                 if len(text) > MAX_MESSAGE_BYTES:

@@ -55,16 +55,42 @@ class Principal:
 SPECTATOR = Principal(frozenset())
 
 
+#: messages waiting for one slow client before the server gives up on it
+MAX_QUEUED = 200
+#: messages one client may send per second before it is told to slow down
+MAX_RATE = 100
+
+
 @dataclass(eq=False)
 class Connection:
-    """One websocket client; messages are queued so that every client sees them in order."""
+    """One websocket client; messages are queued so that every client sees them in order.
+
+    A client that stops reading is cut off once :data:`MAX_QUEUED` messages wait for it, so one
+    stuck browser cannot make the server hold ever more memory.
+    """
 
     principal: Principal
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     events_sent: int = 0
+    overflowed: bool = False
+    _window: list[float] = field(default_factory=list)
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | None) -> None:
+        if self.overflowed:
+            return
+        if message is not None and self.queue.qsize() >= MAX_QUEUED:
+            self.overflowed = True
+            message = None
         self.queue.put_nowait(message)
+
+    def allow(self, now: float) -> bool:
+        """Rate limit: whether another incoming message is accepted at time ``now``."""
+        window = [t for t in self._window if now - t < 1.0]
+        self._window = window
+        if len(window) >= MAX_RATE:
+            return False
+        window.append(now)
+        return True
 
 
 def _new_token() -> str:
@@ -317,11 +343,13 @@ class Room:
                 return
             seat = game.to_move
             first_ply = len(game.history)
-            action = self.bots[seat].choose(game)
             try:
+                action = self.bots[seat].choose(game)
                 game.apply(action)
-            except IllegalAction:
-                log.exception("game %s: bot of seat %d chose an illegal action", self.id, seat)
+            except Exception:
+                # A bot bug must not take the server down; the game stops where it was.
+                log.exception("game %s: the bot of seat %d failed", self.id, seat)
+                self.game = self._rebuild()
                 self.broken = f"the bot of seat {seat + 1} failed"
                 self.broadcast()
                 return

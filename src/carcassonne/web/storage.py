@@ -83,6 +83,10 @@ class Storage:
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: a commit survives a crash or restart of the server process (what
+            # "every game continues after a restart" needs) without an fsync per move; only a
+            # power failure may lose the last moves.
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
             row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
