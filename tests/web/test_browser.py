@@ -214,6 +214,7 @@ def test_scripted_game_meeple_score_bet_and_end(server: Server, page: Page) -> N
     shot(page, "07-game-over")
     page.click("text=Watch the replay")
     expect(page.locator(".banner")).to_contain_text("Step")
+    expect(page.locator(".banner")).not_to_contain_text("place-")
     page.locator('[data-step="back"]').click()
     shot(page, "08-replay")
 

@@ -489,6 +489,10 @@ class GameScreen {
 /** A readable label for an action the server offered (known types get proper text). */
 export function actionLabel(a) {
   switch (a.type) {
+    case "place-tile":
+      return t("action.place_tile", { x: a.x, y: a.y, rotation: a.rotation });
+    case "place-figure":
+      return t("action.place_figure", { figure: t(`figure.${a.figure}`), location: a.location });
     case "recall-abbot":
       return t("action.recall_abbot", { x: a.x, y: a.y });
     case "sell-wine":

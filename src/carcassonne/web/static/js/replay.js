@@ -121,11 +121,11 @@ class ReplayViewer {
     const controls = html("section", { class: "panel" },
       html("h3", {}, t("replay.title")),
       html("div", { class: "replay-controls" },
-        html("button", { "aria-label": t("replay.first"), onclick: () => this.go(0) }, "⏮"),
+        html("button", { "aria-label": t("replay.first"), onclick: () => this.go(0) }, "|◀"),
         html("button", { "aria-label": t("replay.back"), onclick: () => this.go(this.index - 1), "data-step": "back" }, "◀"),
-        html("button", { "aria-label": t("replay.play"), onclick: () => this.toggle() }, this.timer ? "⏸" : "▶"),
-        html("button", { "aria-label": t("replay.forward"), onclick: () => this.go(this.index + 1), "data-step": "forward" }, "▶|"),
-        html("button", { "aria-label": t("replay.last"), onclick: () => this.go(frames.length - 1) }, "⏭"),
+        html("button", { "aria-label": t("replay.play"), onclick: () => this.toggle() }, this.timer ? "❚❚" : "▶"),
+        html("button", { "aria-label": t("replay.forward"), onclick: () => this.go(this.index + 1), "data-step": "forward" }, "▶▶"),
+        html("button", { "aria-label": t("replay.last"), onclick: () => this.go(frames.length - 1) }, "▶|"),
         slider),
       html("p", { class: "turn-hint" }, t("replay.keys")));
     const info = { seats };
