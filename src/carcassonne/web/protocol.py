@@ -78,7 +78,7 @@ def parse_seats(data: Any) -> list[dict[str, Any]]:
             raise ProtocolError(f"{what}: only a bot seat has a 'bot'")
         name = seat.get("name")
         if name is None or name == "":
-            name = f"{bot.capitalize()} bot" if kind == "bot" else f"Player {i + 1}"
+            name = f"{str(bot).capitalize()} bot" if kind == "bot" else f"Player {i + 1}"
         if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
             raise ProtocolError(f"{what}: 'name' must be text of at most {MAX_NAME_LENGTH} chars")
         seats.append({"kind": kind, "bot": bot, "name": name.strip() or f"Player {i + 1}"})
