@@ -65,7 +65,7 @@ def bet_payouts(game: Game) -> list[tuple[int, str, int]]:
     out = []
     for e in bet_events(game):
         seat, points = e.detail["owner"], e.detail["paid"]
-        assert e.points == ({seat: points} if points else {})
+        assert e.points == {seat: points}
         out.append((seat, e.detail["chip"], points))
     return out
 

@@ -16,7 +16,9 @@ class ScoreEvent:
 
     ``source`` is what paid: ``city``, ``road``, ``monastery``, ``garden``, ``field``, or an
     expansion's source (``bet``, ``map-chip``, ``wine``).  ``reason`` says when: ``completed``,
-    ``final``, ``abbot-recall``, …  ``points`` maps seat -> points gained (only seats that gained).
+    ``final``, ``abbot-recall``, …  ``points`` maps each scoring seat (for a feature: every seat of
+its majority) to the points it gained, which can be 0 (a field bordering no completed city, a
+losing bet).
     """
 
     turn: int

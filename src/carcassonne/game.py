@@ -839,7 +839,7 @@ class Game:
         """Pay points that do not come from a feature (bets, map chips, wine)."""
         self.scores[seat] += points
         self.events.append(
-            ScoreEvent(self.turn, source, reason, {seat: points} if points else {}, detail=detail)
+            ScoreEvent(self.turn, source, reason, {seat: points}, detail=detail)
         )
 
     def log(self, event_type: str, seat: int | None = None, **detail: Any) -> None:
