@@ -838,9 +838,7 @@ class Game:
     def add_points(self, seat: int, points: int, source: str, reason: str, **detail: Any) -> None:
         """Pay points that do not come from a feature (bets, map chips, wine)."""
         self.scores[seat] += points
-        self.events.append(
-            ScoreEvent(self.turn, source, reason, {seat: points}, detail=detail)
-        )
+        self.events.append(ScoreEvent(self.turn, source, reason, {seat: points}, detail=detail))
 
     def log(self, event_type: str, seat: int | None = None, **detail: Any) -> None:
         self.events.append(GameEvent(self.turn, event_type, seat, detail))
