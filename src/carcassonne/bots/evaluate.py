@@ -46,7 +46,7 @@ class Weights:
     """Tunable constants of the evaluation (defaults measured, see benchmarks/README.md)."""
 
     #: chance that one open city edge gets closed, given time (a city with k open edges: q**k)
-    city_edge_close: float = 0.8
+    city_edge_close: float = 0.45
     #: own turns a feature needs per open edge before its estimate is at full strength
     turns_per_open_edge: float = 2.0
     #: tiles an open road/city is expected to grow by per open edge
@@ -54,7 +54,7 @@ class Weights:
     #: share of a cloister's empty neighbour squares expected to be filled with time
     cloister_fill: float = 0.85
     #: value of the free meeples in hand, first (scarcest) to last, at full time horizon
-    meeple_in_hand: tuple[float, ...] = (3.0, 2.2, 1.7, 1.4, 1.2, 1.0, 1.0, 1.0, 1.0)
+    meeple_in_hand: tuple[float, ...] = (6.0, 4.4, 3.4, 2.8, 2.4, 2.0, 2.0, 2.0, 2.0)
     #: value of any other figure type in hand (the abbot), at full time horizon
     other_figure_in_hand: float = 1.5
     #: own turns left from which a figure in hand is worth its full value
