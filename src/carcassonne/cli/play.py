@@ -283,7 +283,7 @@ class _Session:
         self.colour = colour
         self.save_path = save_path
         self.width, self.rows = terminal or tuple(shutil.get_terminal_size((100, 40)))
-        self.clear = colour and output.isatty()
+        self.clear = output.isatty() and os.environ.get("TERM") != "dumb"
         self.humans = [s for s, kind in enumerate(seats) if kind == HUMAN]
         seed = options.seed or 0
         self.bots: dict[int, Bot] = {
@@ -318,6 +318,10 @@ class _Session:
 
     def dim(self, text: str) -> str:
         return paint(text, sgr(245), self.colour)
+
+    def turn_number(self) -> int:
+        """The turn being played: ``game.turn`` counts placed tiles, so before placing add one."""
+        return self.game.turn + (self.game.phase == "tile")
 
     # ---------------------------------------------------------------------------- loop
 
@@ -462,8 +466,9 @@ class _Session:
         game = self.game
         if self.clear:
             self.out.write("\x1b[H\x1b[2J")
-        title = f"Carcassonne · turn {game.turn} · {_plural(len(game.stack), 'tile')} left" + (
-            f" · seed {self.options.seed}" if self.options.seed is not None else ""
+        title = (
+            f"Carcassonne · turn {self.turn_number()} · {_plural(len(game.stack), 'tile')} left"
+            + (f" · seed {self.options.seed}" if self.options.seed is not None else "")
         )
         self.say(self.bold(title))
         for line in self.board_lines(labels):
@@ -596,9 +601,7 @@ class _Session:
         self.reported = len(game.events)
         self.recap = dict.fromkeys(self.humans, len(self.log))  # the undone lines are history
         self.last_human = None
-        self.notice = (
-            f"Undone: back to turn {game.turn + (game.phase == 'tile')}, {game.phase} step."
-        )
+        self.notice = f"Undone: back to turn {self.turn_number()}, {game.phase} step."
         return True
 
     # ------------------------------------------------------------------------- the end
