@@ -471,21 +471,18 @@ class _Session:
             + (f" · seed {self.options.seed}" if self.options.seed is not None else "")
         )
         self.say(self.bold(title))
+        # What happened first: on a short terminal the board and the menu stay in view.
+        for line in self.log[self.recap[seat] :]:
+            self.say(line)
+        if self.notice:
+            self.say(self.notice)
+            self.notice = ""
         for line in self.board_lines(labels):
             self.say(line)
-        self.say()
         for line in self.scores_lines():
             self.say(line)
         for line in self.panel_lines(seat):
             self.say(line)
-        recap = self.log[self.recap[seat] :]
-        if recap:
-            self.say()
-            for line in recap:
-                self.say(line)
-        if self.notice:
-            self.say(self.notice)
-            self.notice = ""
         self.say()
 
     # --------------------------------------------------------------------------- input
@@ -698,19 +695,34 @@ class _Menu:
         raise NotImplementedError
 
 
-def _columns(entries: list[str], width: int, gap: int = 4) -> list[str]:
-    """Pack entries into as many aligned columns as fit ``width``."""
+def _columns(entries: list[str], width: int, gap: int = 3) -> list[str]:
+    """Entries in as many columns as fit ``width``, filled down then across (like ``ls``)."""
     if not entries:
         return []
-    cell = max(_visible_len(e) for e in entries) + gap
-    per_row = max(1, (width - 2) // cell)
+    lengths = [_visible_len(e) for e in entries]
+    for ncols in range(len(entries), 0, -1):
+        nrows = -(-len(entries) // ncols)
+        ncols = -(-len(entries) // nrows)
+        widths = [max(lengths[c * nrows : (c + 1) * nrows]) for c in range(ncols)]
+        if 2 + sum(widths) + gap * (ncols - 1) <= width or ncols == 1:
+            break
     rows = []
-    for i in range(0, len(entries), per_row):
-        chunk = entries[i : i + per_row]
-        rows.append(
-            "  " + "".join(e + " " * (cell - _visible_len(e)) for e in chunk[:-1]) + chunk[-1]
-        )
+    for r in range(nrows):
+        cells = []
+        for c in range(ncols):
+            i = c * nrows + r
+            if i < len(entries):
+                pad = widths[c] - lengths[i] + gap if c < ncols - 1 else 0
+                cells.append(entries[i] + " " * pad)
+        rows.append(("  " + "".join(cells)).rstrip())
     return rows
+
+
+def _with_commands(hint: str, width: int) -> list[str]:
+    commands = "h help · u undo · q quit"
+    if len(hint) + 2 + len(commands) <= width:
+        return [f"{hint}  {commands}"]
+    return [hint, commands]
 
 
 def _label(n: int) -> str:
@@ -723,7 +735,7 @@ def _label(n: int) -> str:
 class _TileMenu(_Menu):
     """Step 1: placements numbered, grouped by square; squares lettered on the board."""
 
-    hint = 'Type a move number, a square letter and rotation ("b 90"), or "x y rotation".'
+    hint = 'Type a move number, a square and rotation ("b 90"), or "x y rotation".'
 
     def __init__(self, session: _Session, seat: int) -> None:
         self.session = session
@@ -761,7 +773,7 @@ class _TileMenu(_Menu):
                 number += 1
             entries.append(f"{label} {names[square].ljust(pad)} " + "  ".join(options))
         out += _columns(entries, s.width)
-        out.append(s.dim(self.hint + "  h help · u undo · q quit"))
+        out += [s.dim(line) for line in _with_commands(self.hint, s.width)]
         return out
 
     def parse(self, text: str) -> Any:
@@ -853,7 +865,7 @@ class _ListMenu(_Menu):
             out.append(f"{s.tag(self.seat)}: {game.phase.replace('-', ' ')} — choose:")
         entries = [f"{n:>2}) {self.label(a)}" for n, a in sorted(self.options.items())]
         out += _columns(entries, s.width)
-        out.append(s.dim(self.hint + "  h help · u undo · q quit"))
+        out += [s.dim(line) for line in _with_commands(self.hint, s.width)]
         return out
 
     def parse(self, text: str) -> Any:
