@@ -492,6 +492,7 @@ class _Session:
             return self.input_fn(prompt)
         except EOFError:
             self.input_closed = True
+            self.say()  # end the prompt's line
             raise _Quit from None
         except KeyboardInterrupt:
             self.say()
