@@ -117,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
         map=args.map,
         map_chips=args.map_chips,
     )
-    enabled = [n for n in ("river", "abbot", "bets", "map_chips") if getattr(args, n)]
+    enabled = [
+        n.replace("_", "-") for n in ("river", "abbot", "bets", "map_chips") if getattr(args, n)
+    ]
     if args.map:
         enabled.insert(0, f"map {args.map}")
     label = f"{args.players} players, base game" + "".join(f" + {n}" for n in enabled)
