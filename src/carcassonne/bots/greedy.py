@@ -12,8 +12,9 @@ The figure phase re-derives the same choice from the position, so the bot keeps 
 calls and can take over any position.
 
 Other phases (expansion decisions such as ``bet``, ``settle``, ``wine``) go through a **policy
-registry**.  An expansion that wants the greedy bot to play its decisions well registers, from
-its own module::
+registry**.  The bundled expansions' policies live in ``bots/bets_policy.py`` and
+``bots/mapchips_policy.py`` and are installed when this module loads; any other code registers
+the same way::
 
     from carcassonne.bots.greedy import register_policy
 
