@@ -21,7 +21,8 @@ OPTION_SETS = {
     "abbot": {"abbot": True},
     "river+abbot": {"river": True, "abbot": True},
     "france+map-chips": {"map": "france", "map_chips": True},
-    "france+map-chips+abbot": {"map": "france", "map_chips": True, "abbot": True},
+    "bets": {"bets": True},
+    "everything on a map": {"map": "france", "map_chips": True, "abbot": True, "bets": True},
 }
 
 
@@ -206,3 +207,31 @@ def test_adjustments_apply_only_with_their_expansion(monkeypatch: pytest.MonkeyP
 
 def _abbot_in_hand(game: Game) -> float:
     return Evaluator(game).hand_value("abbot", 1)
+
+
+def test_greedy_does_not_see_face_down_map_chips() -> None:
+    """Trying a placement on a copy turns its chip up; the bot must not value what it saw."""
+    from carcassonne.board import encode
+
+    rng = random.Random(2)
+    game = Game(players=2, seed=2, map="france", map_chips=True)
+    while True:
+        chips = game.expansion("map-chips").face_down
+        on_chip = [
+            a for a in game.legal_actions() if game.phase == "tile" and encode(a.x, a.y) in chips
+        ]
+        if on_chip:
+            break
+        actions = game.legal_actions()
+        game.apply(actions[int(rng.random() * len(actions))])
+    # Swap the chip there with a face-down chip of the other value elsewhere: the same public
+    # information, different hidden values.
+    square = encode(on_chip[0].x, on_chip[0].y)
+    other = next(q for q, c in chips.items() if c.value != chips[square].value)
+    swapped = game.copy()
+    hidden = swapped.expansion("map-chips").face_down
+    hidden[square], hidden[other] = chips[other], chips[square]
+    seen = GreedyBot(0).score_actions(game)
+    seen_swapped = GreedyBot(0).score_actions(swapped)
+    assert [a for _, a in seen] == [a for _, a in seen_swapped]
+    assert [v for v, _ in seen] == pytest.approx([v for v, _ in seen_swapped])
