@@ -105,7 +105,7 @@ class GreedyBot:
         """(worth, action) of each action after applying it to a copy of ``game``."""
         seat = game.to_move
         evaluator = self.evaluator(game)
-        scored = []
+        scored: list[tuple[float, Any]] = []
         for action in game.legal_actions() if actions is None else actions:
             after = game.copy()
             after.apply(action)
@@ -114,7 +114,7 @@ class GreedyBot:
 
     def _score_placements(self, game: Game, actions: Sequence[Any]) -> list[tuple[float, Any]]:
         evaluator = self.evaluator(game)
-        scored = []
+        scored: list[tuple[float, Any]] = []
         for action in actions:
             after = game.copy()
             after.apply(action)
@@ -128,7 +128,7 @@ class GreedyBot:
         values, free = evaluator.assess(game)
         placed = game.last_placed
         assert placed is not None
-        scored = []
+        scored: list[tuple[float, Any]] = []
         for action in game.legal_actions():
             if isinstance(action, PlaceFigure):
                 index = placed.orientation.locations[action.location]
