@@ -14,11 +14,11 @@ from typing import Any
 class ScoreEvent:
     """Points paid for one reason.
 
-        ``source`` is what paid: ``city``, ``road``, ``monastery``, ``garden``, ``field``, or an
-        expansion's source (``bet``, ``map-chip``, ``wine``).  ``reason`` says when: ``completed``,
-        ``final``, ``abbot-recall``, …  ``points`` maps each scoring seat (for a feature: every seat of
-    its majority) to the points it gained, which can be 0 (a field bordering no completed city, a
-    losing bet).
+    ``source`` is what paid: ``city``, ``road``, ``monastery``, ``garden``, ``field``, or an
+    expansion's source (``bet``, ``map-chip``, ``wine``).  ``reason`` says when: ``completed``,
+    ``final``, ``abbot-recall``, …  ``points`` maps each scoring seat (for a feature: every seat
+    of its majority) to the points it gained, which can be 0 (a field bordering no completed
+    city, a losing bet).
     """
 
     turn: int
