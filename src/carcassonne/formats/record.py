@@ -551,7 +551,7 @@ def record_from_game(
     the draw order and any other setup chance, such as the Map-Chips layout.
     """
     options = game.options
-    record: dict[str, Any] = {"format": RECORD_FORMAT, "options": _options_json(options)}
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "options": options_to_json(options)}
     if seats:
         # The seats go through the reader's checks, so a written record always reads back.
         checked = _parse_seats([_seat_json(seat) for seat in seats])
@@ -566,7 +566,8 @@ def record_from_game(
     return record
 
 
-def _options_json(options: GameOptions) -> dict[str, Any]:
+def options_to_json(options: GameOptions) -> dict[str, Any]:
+    """The rule options of a game as JSON (no seed, no stack: the record keeps those apart)."""
     return {
         "players": options.players,
         "river": options.river,

@@ -16,6 +16,7 @@ from typing import Any
 from ..bots import BOT_NAMES
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
+from ..formats.record import options_to_json as rule_options_json
 from ..game import MAX_PLAYERS, MIN_PLAYERS, GameOptions
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -168,18 +169,8 @@ def options_from_json(data: dict[str, Any]) -> GameOptions:
 
 def public_options(options: GameOptions) -> dict[str, Any]:
     """The options everyone at the table may know: not the seed, not the stack order."""
-    return {
-        "players": options.players,
-        "river": options.river,
-        "abbot": options.abbot,
-        "bets": options.bets,
-        "map": options.map,
-        "map_chips": options.map_chips,
-        "meeples": options.meeples,
-        "copies": options.copies,
-        # Players are told that the creator fixed the draw order, not what it is.
-        "fixed_stack": options.stack is not None,
-    }
+    # Players are told that the creator fixed the draw order, not what it is.
+    return {**rule_options_json(options), "fixed_stack": options.stack is not None}
 
 
 # ------------------------------------------------------------------------------ client messages
