@@ -925,10 +925,6 @@ class Game:
             "discarded": [t.id for t in self.discarded],
             "expansions": {e.name: e.view(self, seat) for e in self.expansions},
         }
-        if seat is not None and seat == self.to_move and not self.is_over:
-            from .formats.actions import action_to_json
-
-            view["legal_actions"] = [action_to_json(a) for a in self.legal_actions()]
         return view
 
     def __repr__(self) -> str:

@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..actions import PASS, Pass
 from ..board import decode
 from ..events import ScoreEvent
-from ..formats.actions import register_action
 from ..tiles import CITY, KIND_NAMES, ROAD
 from .base import Decision, Expansion
 
@@ -89,9 +88,6 @@ class SettleAgainst(NamedTuple):
     kind: str
     location: str
 
-
-register_action("place-bet", PlaceBet)
-register_action("settle-bet", SettleAgainst)
 
 _PLACE_BET = {chip: PlaceBet(chip) for chip in CHIPS}
 _CHIP_ORDER = {chip: i for i, chip in enumerate(CHIPS)}

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
 from ..events import ScoreEvent
-from ..formats.actions import register_action
 from ..game import GameSetupError
 from ..tiles import CITY, ROAD
 from .base import Decision, Expansion
@@ -64,9 +63,6 @@ class SellWine(NamedTuple):
     outlet: str
     colour: str
     chips: tuple[int, ...]
-
-
-register_action("sell-wine", SellWine)
 
 
 def chip_set(game_map: GameMap) -> list[Chip]:

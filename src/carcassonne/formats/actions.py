@@ -10,16 +10,23 @@ from typing import Any
 
 from ..actions import Pass, PlaceFigure, PlaceTile
 from ..expansions.abbot import RecallAbbot
+from ..expansions.bets import PlaceBet, SettleAgainst
+from ..expansions.mapchips import SellWine
 
+#: JSON name -> action type, for the core and every bundled expansion
 ACTION_TYPES: dict[str, type] = {
     "place-tile": PlaceTile,
     "place-figure": PlaceFigure,
     "pass": Pass,
     "recall-abbot": RecallAbbot,
+    "place-bet": PlaceBet,
+    "settle-bet": SettleAgainst,
+    "sell-wine": SellWine,
 }
 
 
 def register_action(name: str, cls: type) -> None:
+    """Give a further expansion's action type a JSON name."""
     ACTION_TYPES[name] = cls
 
 

@@ -209,8 +209,8 @@ class Room:
         game = self.game
         seat = self.perspective(principal)
         view = game.view(seat)
-        if seat is not None and self.broken:
-            view.pop("legal_actions", None)
+        if seat is not None and seat == game.to_move and not game.is_over and not self.broken:
+            view["legal_actions"] = [action_to_json(a) for a in game.legal_actions()]
         message: dict[str, Any] = {
             "type": "state",
             "ply": len(game.history),
