@@ -331,9 +331,17 @@ class Game:
         # RULES.md D7: the start tile on the first start square, the top tile of the shuffled
         # stack on the second, both at rotation 0.
         first, second = (self.map.start_squares[n] for n in self.used_start_squares)
-        self._place(first, start.orientations[0], None)
+        placed = [self._place(first, start.orientations[0], None)]
         if self.stack:
-            self._place(second, self.stack.pop().orientations[0], None)
+            placed.append(self._place(second, self.stack.pop().orientations[0], None))
+        # A start square on the map border (or by a large city) can close a start tile's road
+        # or city before the first turn: it is complete from then on, e.g. for farmers; nobody
+        # stands on it, so nothing scores.
+        for tile in placed:
+            for i in tile.orientation.closable:
+                feature = self.seg_feature[tile.base + i]
+                if feature.open == 0:
+                    feature.complete = True
 
     def _choose_start_squares(self) -> tuple[str, str]:
         """RULES.md D6: the two start squares used, from the options or drawn from the seed."""

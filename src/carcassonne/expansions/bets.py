@@ -23,6 +23,10 @@ Decisions the rules leave open (numbered as in RULES.md, plus this module's own)
   earlier seats did or did not bet (events ``bet`` and ``bet-pass`` carry no chip value).
 - D4: completing a feature settles its chips even if nobody had a meeple in it.
 - D5: a chip whose tile has no incomplete road or city at final scoring returns unscored.
+- D22: "the last tile" means the stack is empty (``Game.is_last_tile``); whether the tiles left
+  would fit is hidden from the players, so it does not matter.
+- D23: at final scoring a chip is settled only against an incomplete road or city of its tile.
+- D24: step 4 follows a turn, so a bookmaker tile used as a map's second start tile gets none.
 - Empty supply (:func:`Bets.end_of_turn`): a seat without chips is not asked at all, rather than
   being offered a pass that is its only move; what it could do is already public
   (``supply_counts``).

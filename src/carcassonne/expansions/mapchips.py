@@ -21,6 +21,8 @@ Decisions the rules leave open (numbered as in RULES.md, plus this module's own)
   the map** (off the grid or an unplayable square).  A large city's closed side closes features
   (D9) but is not the map edge ("bord de la carte", a connection to another country), so it does
   not allow export; nor does extending a road whose other end already reaches the border.
+- D25: only a tile placed in a turn covers a town (``sales`` looks at ``game.last_placed``), so
+  the two used start squares are never sold to; an unused start square is an ordinary town.
 - Selling is offered only when some sale is possible, so a seat is never asked just to pass.
 """
 
