@@ -5,6 +5,10 @@ holds the seed, so it would reveal the draw order of a game still being played: 
 games can be downloaded or replayed from the server (an uploaded record is its owner's already).
 A replay is a list of frames, one per action, each with the spectator's view at that point and
 the events the action caused, so the browser steps back and forth without an engine.
+
+A finished game has nothing left to hide: in its frames every betting chip on an office is face
+up (taken from its owner's own view), so one can follow how each bet came about.  A replay of an
+unfinished record keeps them face down, as its players saw them.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ def record_of(room: Room) -> dict[str, Any]:
 def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
     seats = [{"name": s["name"], "kind": s["kind"]} for s in room.seats]
-    return frames(room.game.options, [a for _, a in room.game.history], seats)
+    return frames(room.game.options, [a for _, a in room.game.history], seats, reveal=True)
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:
@@ -59,11 +63,36 @@ def frames_of_record(data: Any) -> dict[str, Any]:
         {"name": seat.label(i), "kind": "human" if seat.kind == "human" else "bot"}
         for i, seat in enumerate(record.seats)
     ]
-    return frames(game.options, [a for _, a in game.history], seats)
+    return frames(game.options, [a for _, a in game.history], seats, reveal=game.is_over)
 
 
-def frames(options: GameOptions, actions: list[Any], seats: list[dict[str, str]]) -> dict[str, Any]:
-    """Replay ``actions`` from the start, keeping the spectator's view after each one."""
+def revealed_view(game: Game) -> dict[str, Any]:
+    """The spectator's view with every betting chip on an office face up.
+
+    Each seat's own view shows the values of its own chips (RULES.md D2), so the owners' views
+    together reveal them all.  Only for games that are over: while a game runs this is exactly
+    what a seat must not see.
+    """
+    view = game.view(None)
+    bets = view["expansions"].get("bets")
+    if not bets or not bets["offices"]:
+        return view
+    (expansion,) = (e for e in game.expansions if e.name == "bets")
+    own: dict[int, list[dict[str, Any]]] = {}
+    for office_index, office in enumerate(bets["offices"]):
+        for chip_index, chip in enumerate(office["chips"]):
+            seat = chip["seat"]
+            if seat not in own:
+                own[seat] = expansion.view(game, seat)["offices"]
+            chip["chip"] = own[seat][office_index]["chips"][chip_index]["chip"]
+    return view
+
+
+def frames(
+    options: GameOptions, actions: list[Any], seats: list[dict[str, str]], *, reveal: bool = False
+) -> dict[str, Any]:
+    """Replay ``actions`` from the start, keeping the spectator's view after each one
+    (with ``reveal``, every betting chip face up: for games that are over)."""
     game = Game(options)
     if not seats:
         seats = [{"name": f"Player {i + 1}", "kind": "human"} for i in range(game.players)]
@@ -76,7 +105,7 @@ def frames(options: GameOptions, actions: list[Any], seats: list[dict[str, str]]
             {
                 "seat": seat,
                 "action": None if action is None else action_to_json(action),
-                "view": game.view(None),
+                "view": revealed_view(game) if reveal else game.view(None),
                 "events": [public_event(e) for e in game.events[shown:]],
             }
         )
@@ -101,4 +130,5 @@ def frames(options: GameOptions, actions: list[Any], seats: list[dict[str, str]]
             "winners": game.winners() if game.is_over else [],
             "over": game.is_over,
         },
+        "revealed": reveal,
     }

@@ -3,14 +3,23 @@
 // Squares are 100 units; square (x, y) spans [100x, 100x + 100) with y growing south, as in the
 // engine. The board keeps the drawn tiles between updates and only adds or removes what changed,
 // so a long game stays smooth.
+//
+// The view: until the player pans or zooms, it follows the game, fitting the played area (tiles
+// and the squares where the drawn tile may go). Panning is limited so the board cannot be lost
+// off screen. Mouse: drag, wheel. Touch: one finger drags, two fingers pinch. Names on a map
+// keep a readable size on screen when zoomed out (CSS variable --k).
 
-import { svg, drawFigure, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
+import { svg, html, drawFigure, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
 import { drawTile, drawLargeCity, tileModel, spotOf, segmentAt } from "./tiles.js";
 import { t } from "./i18n.js";
 
 const S = 100;
-const MIN_SCALE = 0.15;
+const MIN_SCALE = 0.12;
 const MAX_SCALE = 3;
+// Fitting never zooms in further than this (a fresh game would otherwise show two huge tiles).
+const FIT_MAX_SCALE = 1.25;
+// The played area is shown with at least this many squares across and down.
+const FIT_MIN_SQUARES = [6, 5];
 
 export class BoardView {
   constructor(container, { onSquare, onHover, onSpot } = {}) {
@@ -28,6 +37,7 @@ export class BoardView {
       overlay: layer("overlay"),
       highlights: layer("highlights"),
       pending: layer("pending"),
+      labels: layer("labels"),
       figures: layer("figures"),
       spots: layer("spots"),
     };
@@ -43,19 +53,75 @@ export class BoardView {
     this.extra = [];
     this.bounds = null;
     this.installPanZoom();
+    this.tools = html("div", { class: "board-tools" });
+    container.appendChild(this.tools);
+    this.renderTools();
+    // A resized window (or a phone turned) refits a view that follows the game.
+    this.resizer = new ResizeObserver(() => {
+      if (!this.userMoved && this.fitted) this.fit(this.extra);
+      else this.apply();
+    });
+    this.resizer.observe(this.svg);
+  }
+
+  destroy() {
+    this.resizer.disconnect();
+  }
+
+  /** Zoom and fit buttons; a map also gets "the whole map". */
+  renderTools() {
+    const button = (label, text, onclick, key) => html("button", { title: label, "aria-label": label, onclick, "data-tool": key }, text);
+    this.tools.replaceChildren(
+      button(t("board.zoom_in"), "+", () => this.zoom(1.25), "zoom-in"),
+      button(t("board.zoom_out"), "−", () => this.zoom(0.8), "zoom-out"),
+      button(t("board.fit"), "⤢", () => this.fit(this.extra), "fit"),
+      this.bounds ? button(t("board.whole_map"), "▦", () => this.fitAll(), "whole-map") : null);
   }
 
   // ------------------------------------------------------------------ pan and zoom
 
   apply() {
+    this.clampPan();
     this.viewport.setAttribute("transform", `translate(${this.tx} ${this.ty}) scale(${this.scale})`);
+    // Labels grow as the board shrinks, so names stay readable when zoomed out.
+    const k = Math.min(2.1, Math.max(0.6, 0.72 / this.scale));
+    this.svg.style.setProperty("--k", k.toFixed(3));
   }
 
-  zoomAt(factor, cx, cy) {
-    const scale = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.scale * factor));
-    const k = scale / this.scale;
-    this.tx = cx - (cx - this.tx) * k;
-    this.ty = cy - (cy - this.ty) * k;
+  /** The area the view may not lose: the map, or the tiles with a margin. */
+  contentBox() {
+    if (this.bounds) {
+      const b = this.bounds;
+      return { x0: (b.minX - 0.5) * S, y0: (b.minY - 0.5) * S, x1: (b.maxX + 1.5) * S, y1: (b.maxY + 1.5) * S };
+    }
+    const box = this.tileBox([]);
+    return { x0: (box.minX - 2) * S, y0: (box.minY - 2) * S, x1: (box.maxX + 3) * S, y1: (box.maxY + 3) * S };
+  }
+
+  /** Keep at least the middle half of the screen over the content, whatever the pan. */
+  clampPan() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return;
+    const c = this.contentBox();
+    const s = this.scale;
+    this.tx = Math.min(r.width * 0.75 - c.x0 * s, Math.max(r.width * 0.25 - c.x1 * s, this.tx));
+    this.ty = Math.min(r.height * 0.75 - c.y0 * s, Math.max(r.height * 0.25 - c.y1 * s, this.ty));
+  }
+
+  /** How far out one may zoom: a map no smaller than a bit under the whole map. */
+  minScale() {
+    const r = this.svg.getBoundingClientRect();
+    if (!this.bounds || !r.width || !r.height) return MIN_SCALE;
+    const c = this.contentBox();
+    return Math.max(MIN_SCALE, 0.8 * Math.min(r.width / (c.x1 - c.x0), r.height / (c.y1 - c.y0)));
+  }
+
+  zoomAt(factor, cx, cy, base = null) {
+    const from = base || { scale: this.scale, tx: this.tx, ty: this.ty };
+    const scale = Math.min(MAX_SCALE, Math.max(this.minScale(), from.scale * factor));
+    const k = scale / from.scale;
+    this.tx = cx - (cx - from.tx) * k;
+    this.ty = cy - (cy - from.ty) * k;
     this.scale = scale;
     this.apply();
   }
@@ -73,20 +139,56 @@ export class BoardView {
     return { x: Math.floor(wx / S), y: Math.floor(wy / S) };
   }
 
+  /**
+   * Pointer input. One pointer: a click (no movement) picks a square or a figure spot, a drag
+   * pans. Two pointers (touch): pinch to zoom around their midpoint, and pan with it. A gesture
+   * that ever had two pointers never ends in a click.
+   */
   installPanZoom() {
     const el = this.svg;
+    const pointers = new Map();
     let drag = null;
+    let pinch = null;
+    let gesture = false;
+    const local = (e) => {
+      const r = el.getBoundingClientRect();
+      return { x: e.clientX - r.left, y: e.clientY - r.top };
+    };
+    const pinchState = () => {
+      const [a, b] = [...pointers.values()];
+      return { mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, dist: Math.max(10, Math.hypot(a.x - b.x, a.y - b.y)) };
+    };
     el.addEventListener("wheel", (e) => {
       e.preventDefault();
       this.userMoved = true;
-      const r = el.getBoundingClientRect();
-      this.zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
+      const p = local(e);
+      this.zoomAt(Math.exp(-e.deltaY * 0.0015), p.x, p.y);
     }, { passive: false });
     el.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0) return;
-      drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false, id: e.pointerId };
+      if (e.pointerType === "mouse" && e.button !== 0) return;
+      pointers.set(e.pointerId, local(e));
+      if (pointers.size === 1) {
+        gesture = false;
+        drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false, id: e.pointerId };
+      } else if (pointers.size === 2) {
+        gesture = true;
+        drag = null;
+        for (const id of pointers.keys()) if (!el.hasPointerCapture(id)) el.setPointerCapture(id);
+        pinch = { ...pinchState(), scale: this.scale, tx: this.tx, ty: this.ty };
+      }
     });
     el.addEventListener("pointermove", (e) => {
+      if (pointers.has(e.pointerId)) pointers.set(e.pointerId, local(e));
+      if (pinch && pointers.size >= 2) {
+        const now = pinchState();
+        this.userMoved = true;
+        // Zoom around the first midpoint, then follow the midpoint's movement.
+        this.zoomAt(now.dist / pinch.dist, pinch.mid.x, pinch.mid.y, pinch);
+        this.tx += now.mid.x - pinch.mid.x;
+        this.ty += now.mid.y - pinch.mid.y;
+        this.apply();
+        return;
+      }
       if (drag && drag.id === e.pointerId) {
         const dx = e.clientX - drag.x;
         const dy = e.clientY - drag.y;
@@ -103,14 +205,19 @@ export class BoardView {
           return;
         }
       }
-      this.onHover(this.squareAt(e.clientX, e.clientY));
+      if (e.pointerType === "mouse") this.onHover(this.squareAt(e.clientX, e.clientY));
     });
     const end = (e) => {
+      if (!pointers.delete(e.pointerId)) return;
+      if (pinch) {
+        if (pointers.size < 2) pinch = null;
+        return;
+      }
       if (!drag || drag.id !== e.pointerId) return;
       const wasDrag = drag.moved;
       drag = null;
       el.classList.remove("dragging");
-      if (wasDrag || e.type === "pointercancel") return;
+      if (wasDrag || gesture || e.type === "pointercancel") return;
       const spot = e.target.closest && e.target.closest(".spot");
       if (spot) {
         this.onSpot(spot.dataset.key);
@@ -120,82 +227,153 @@ export class BoardView {
     };
     el.addEventListener("pointerup", end);
     el.addEventListener("pointercancel", end);
-    el.addEventListener("pointerleave", () => this.onHover(null));
+    el.addEventListener("pointerleave", (e) => {
+      if (e.pointerType === "mouse") this.onHover(null);
+    });
   }
 
-  /** Fit the given squares (default: every tile) into the view; the view follows the game again. */
-  fit(extra = []) {
-    this.userMoved = false;
+  /** The squares spanned by the tiles and `extra` (the start square when there are none). */
+  tileBox(extra) {
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    const add = ({ x, y }) => {
+      minX = Math.min(minX, x);
+      maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y);
+      maxY = Math.max(maxY, y);
+    };
+    for (const tile of this.tiles.values()) add(tile);
+    for (const sq of extra) add(sq);
+    if (minX === Infinity) add(this.bounds ? { x: Math.round((this.bounds.minX + this.bounds.maxX) / 2), y: Math.round((this.bounds.minY + this.bounds.maxY) / 2) } : { x: 0, y: 0 });
+    return { minX, minY, maxX, maxY };
+  }
+
+  /** Show the world box [x0, x1] × [y0, y1] (units) as large as fits, at most `maxScale`. */
+  fitBox({ x0, y0, x1, y1 }, maxScale) {
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height) return;
-    let xs = [];
-    let ys = [];
-    if (this.bounds) {
-      xs = [this.bounds.minX, this.bounds.maxX];
-      ys = [this.bounds.minY, this.bounds.maxY];
-    } else {
-      for (const { x, y } of this.tiles.values()) {
-        xs.push(x);
-        ys.push(y);
-      }
-      for (const { x, y } of extra) {
-        xs.push(x);
-        ys.push(y);
-      }
-    }
-    if (!xs.length) {
-      xs = [0];
-      ys = [0];
-    }
-    const minX = Math.min(...xs) - 1;
-    const maxX = Math.max(...xs) + 2;
-    const minY = Math.min(...ys) - 1;
-    const maxY = Math.max(...ys) + 2;
-    const scale = Math.min(1.6, Math.max(MIN_SCALE, Math.min(r.width / ((maxX - minX) * S), r.height / ((maxY - minY) * S))));
+    const scale = Math.min(maxScale, Math.max(MIN_SCALE, Math.min(r.width / (x1 - x0), r.height / (y1 - y0))));
     this.scale = scale;
-    this.tx = r.width / 2 - ((minX + maxX) / 2) * S * scale;
-    this.ty = r.height / 2 - ((minY + maxY) / 2) * S * scale;
+    this.tx = r.width / 2 - ((x0 + x1) / 2) * scale;
+    this.ty = r.height / 2 - ((y0 + y1) / 2) * scale;
     this.apply();
     this.fitted = true;
   }
 
+  /** Fit the played area (every tile and the given squares); the view follows the game again. */
+  fit(extra = []) {
+    this.userMoved = false;
+    const box = this.tileBox(extra);
+    let x0 = box.minX - 0.6;
+    let x1 = box.maxX + 1.6;
+    let y0 = box.minY - 0.6;
+    let y1 = box.maxY + 1.6;
+    const grow = (lo, hi, min) => {
+      const more = Math.max(0, min - (hi - lo)) / 2;
+      return [lo - more, hi + more];
+    };
+    [x0, x1] = grow(x0, x1, FIT_MIN_SQUARES[0]);
+    [y0, y1] = grow(y0, y1, FIT_MIN_SQUARES[1]);
+    if (this.bounds) {
+      // On a map, never show more sea than needed: slide the box inside the map.
+      const b = this.bounds;
+      const slide = (lo, hi, min, max) => {
+        if (hi - lo >= max - min) return [min, max];
+        if (lo < min) return [min, min + (hi - lo)];
+        if (hi > max) return [max - (hi - lo), max];
+        return [lo, hi];
+      };
+      [x0, x1] = slide(x0, x1, b.minX - 0.45, b.maxX + 1.45);
+      [y0, y1] = slide(y0, y1, b.minY - 0.45, b.maxY + 1.45);
+    }
+    this.fitBox({ x0: x0 * S, y0: y0 * S, x1: x1 * S, y1: y1 * S }, FIT_MAX_SCALE);
+  }
+
+  /** The whole map (or, on the open table, every tile) in view; the player has chosen the view. */
+  fitAll() {
+    if (!this.bounds) {
+      this.fit(this.extra);
+      return;
+    }
+    this.fitBox(this.contentBox(), FIT_MAX_SCALE);
+    this.userMoved = true;
+  }
+
   // ------------------------------------------------------------------ content
 
-  /** The playing area: nothing for the open table; a map's squares, cities, towns. */
+  /**
+   * The playing area: nothing for the open table; for a map its parchment squares, frame and
+   * coordinates, large cities, towns (tinted by grape, with name and grape) and start squares.
+   */
   setBoard(board, seats) {
     this.seatColours = seats.map((s) => s.colour);
+    this.seatNames = seats.map((s) => s.name);
     const g = this.layers.map;
+    const labels = this.layers.labels;
     g.replaceChildren();
+    labels.replaceChildren();
     this.wrap.classList.toggle("bounded", !!board.bounded);
-    if (!board.bounded) return;
+    this.bounds = null;
+    if (board.bounded) this.drawMap(board, g, labels);
+    this.renderTools();
+  }
+
+  drawMap(board, g, labels) {
     const squares = board.squares || [];
     const xs = squares.map((s) => s[0]);
     const ys = squares.map((s) => s[1]);
-    this.bounds = { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
+    const b = { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
+    this.bounds = b;
+    const frame = { x: b.minX * S, y: b.minY * S, width: (b.maxX - b.minX + 1) * S, height: (b.maxY - b.minY + 1) * S };
+    // A margin band around the map carries the coordinates the log refers to.
+    svg("rect", { x: frame.x - 42, y: frame.y - 42, width: frame.width + 84, height: frame.height + 84, rx: 14, class: "map-margin" }, g);
+    svg("rect", { ...frame, class: "map-paper" }, g);
     for (const [x, y] of squares) svg("rect", { x: x * S, y: y * S, width: S, height: S, class: "map-square" }, g);
-    const b = this.bounds;
-    svg("rect", {
-      x: b.minX * S, y: b.minY * S, width: (b.maxX - b.minX + 1) * S, height: (b.maxY - b.minY + 1) * S, class: "map-edge",
-    }, g);
-    this.labels = svg("g", { class: "map-labels" }, null);
+    const towns = board.towns || [];
+    for (const town of towns) this.drawTownSquare(g, town);
+    svg("rect", { ...frame, class: "map-edge" }, g);
+    svg("rect", { x: frame.x - 7, y: frame.y - 7, width: frame.width + 14, height: frame.height + 14, class: "map-edge-outer" }, g);
+    // Columns along the top, rows down the left: the (x, y) of the log and of the tooltips.
+    for (let x = b.minX; x <= b.maxX; x++) {
+      svg("text", { x: x * S + 50, y: frame.y - 22, class: "map-coord" }, labels).textContent = String(x);
+    }
+    for (let y = b.minY; y <= b.maxY; y++) {
+      svg("text", { x: frame.x - 22, y: y * S + 50, class: "map-coord" }, labels).textContent = String(y);
+    }
+    if (board.title) {
+      const title = board.approximate ? t("map.title_approximate", { title: board.title }) : board.title;
+      svg("text", { x: frame.x + frame.width / 2, y: frame.y + frame.height + 26, class: "map-title" }, g).textContent = title;
+    }
     for (const city of board.printed || []) {
-      const cg = svg("g", { transform: `translate(${city.x * S} ${city.y * S})` }, g);
+      const cg = svg("g", { transform: `translate(${city.x * S} ${city.y * S})`, "data-large-city": city.name }, g);
       drawLargeCity(cg, city.name, city.open);
-      svg("text", { x: city.x * S + 50, y: city.y * S + 92, class: "city-label", "text-anchor": "middle" }, this.labels).textContent = city.name;
+      cg.appendChild(titleOf(t("map.large_city", { name: city.name })));
+      svg("text", { x: city.x * S + 50, y: city.y * S + 93, class: "city-label" }, labels).textContent = city.name;
     }
     for (const start of board.start_squares || []) {
-      svg("path", {
-        d: star(start.x * S + 88, start.y * S + 13, 9),
-        class: "start-mark",
-      }, this.labels).appendChild(titleOf(t("map.start_square", { name: start.name })));
+      const sg = svg("g", { class: "start-square" + (start.used ? " used" : ""), "data-start": start.name }, g);
+      if (!start.used) svg("rect", { x: start.x * S + 5, y: start.y * S + 5, width: S - 10, height: S - 10, rx: 8, class: "start-outline" }, sg);
+      svg("path", { d: star(start.x * S + 86, start.y * S + 86, 10), class: "start-mark" }, labels)
+        .appendChild(titleOf(t(start.used ? "map.start_square" : "map.start_unused", { name: start.name })));
     }
-    for (const town of board.towns || []) {
-      const label = svg("g", { class: "town" }, this.labels);
-      svg("text", { x: town.x * S + (town.grape ? 20 : 6), y: town.y * S + 17, class: "town-label" }, label).textContent = town.name;
+    for (const town of towns) {
+      const label = svg("g", { class: "town", "data-town": town.name }, labels);
       if (town.grape) {
-        svg("circle", { cx: town.x * S + 11, cy: town.y * S + 12, r: 7, fill: GRAPE_COLOURS[town.grape] || "#999", class: "town-dot" }, label)
-          .appendChild(titleOf(t(`grape.${town.grape}`)));
+        drawGrapes(label, town.x * S + 13, town.y * S + 13, GRAPE_COLOURS[town.grape] || "#999");
+        label.appendChild(titleOf(t("map.town", { name: town.name, grape: t(`grape.${town.grape}`) })));
       }
+      svg("text", { x: town.x * S + (town.grape ? 25 : 6), y: town.y * S + 19, class: "town-label" }, label).textContent = town.name;
+    }
+  }
+
+  /** An empty town square: a tint of its grape colour and a few roofs, so towns show from afar. */
+  drawTownSquare(g, town) {
+    const tg = svg("g", { class: "town-square", transform: `translate(${town.x * S} ${town.y * S})` }, g);
+    svg("rect", { x: 3, y: 3, width: S - 6, height: S - 6, rx: 6, fill: GRAPE_COLOURS[town.grape] || "#b9a27a", class: "town-tint" }, tg);
+    for (const [x, y] of [[38, 56], [58, 50], [50, 72], [70, 70], [30, 76]]) {
+      svg("path", { d: `M${x - 8},${y + 6} V${y - 2} L${x},${y - 10} L${x + 8},${y - 2} V${y + 6} Z`, class: "town-house" }, tg);
     }
   }
 
@@ -224,7 +402,6 @@ export class BoardView {
     this.drawMarks(view);
     this.drawFigures(view.figures);
     this.drawExpansions(view.expansions || {});
-    if (this.labels) this.layers.overlay.appendChild(this.labels);
     if (!this.fitted || !this.userMoved) this.fit(this.extra);
   }
 
@@ -248,6 +425,7 @@ export class BoardView {
         x: f.x * S + spot[0],
         y: f.y * S + spot[1],
         colour: this.seatColours[f.seat] || "black",
+        seat: f.seat,
         figure: f.figure,
         lying: segment && segment.kind === "field",
       });
@@ -260,9 +438,12 @@ export class BoardView {
     const chips = expansions["map-chips"] || expansions.mapchips;
     if (chips && chips.face_down) {
       for (const { x, y } of chips.face_down) {
-        const c = svg("g", { class: "face-down-chip" }, g);
-        svg("circle", { cx: x * S + 50, cy: y * S + 55, r: 13, class: "map-chip" }, c);
-        svg("text", { x: x * S + 50, y: y * S + 60, class: "map-chip-text" }, c).textContent = "?";
+        // A wooden token lying face down: its colour and value are hidden until collected.
+        const c = svg("g", { class: "face-down-chip", "data-chip": `${x},${y}`, transform: `translate(${x * S + 50} ${y * S + 54})` }, g);
+        svg("circle", { r: 17, class: "map-chip-shadow", cy: 2 }, c);
+        svg("circle", { r: 17, class: "map-chip" }, c);
+        svg("circle", { r: 12.5, class: "map-chip-ring" }, c);
+        svg("text", { y: 6, class: "map-chip-text" }, c).textContent = "?";
         c.appendChild(titleOf(t("map.face_down_chip")));
       }
     }
@@ -280,10 +461,10 @@ export class BoardView {
           const inRow = Math.min(4, n - row * 4);
           const cx = office.x * S + Math.min(80, Math.max(20, ox)) + ((i % 4) - (inRow - 1) / 2) * 19;
           const cy = office.y * S + Math.min(oy + 21, 88 - 19 * Math.floor((n - 1) / 4)) + row * 19;
-          const c = svg("g", { class: "bet-marker" }, g);
+          const c = svg("g", { class: "bet-marker" + (chip.chip ? "" : " face-down"), "data-bet-chip": chip.chip || "?" }, g);
           svg("circle", { cx, cy, r: 9, fill: SEAT_COLOURS[this.seatColours[chip.seat]] || "#777", class: "bet-chip" }, c);
           svg("text", { x: cx, y: cy + 3, class: "bet-chip-text" }, c).textContent = chip.chip ? chip.chip.replace("+", "") : "?";
-          c.appendChild(titleOf(chip.chip ? t("bets.own_chip", { chip: chip.chip }) : t("bets.hidden_chip")));
+          c.appendChild(titleOf(chip.chip ? t("bets.chip_of", { chip: chip.chip, who: this.seatNames[chip.seat] || "" }) : t("bets.hidden_chip_of", { who: this.seatNames[chip.seat] || "" })));
         });
       }
     }
@@ -330,7 +511,7 @@ export class BoardView {
       if (at) {
         const fg = svg("g", { "pointer-events": "none" }, g);
         drawFigure(fg, {
-          x: tile.x * S + at[0], y: tile.y * S + at[1], colour: chosen.colour, figure: chosen.figure,
+          x: tile.x * S + at[0], y: tile.y * S + at[1], colour: chosen.colour, seat: chosen.seat, figure: chosen.figure,
           lying: segment && segment.kind === "field",
         });
       }
@@ -348,6 +529,16 @@ function titleOf(text) {
   const title = document.createElementNS("http://www.w3.org/2000/svg", "title");
   title.textContent = text;
   return title;
+}
+
+/** A bunch of grapes (a town's grape colour) with its top-left near (x, y). */
+function drawGrapes(parent, x, y, fill) {
+  const g = svg("g", { class: "grapes", transform: `translate(${x} ${y})` }, parent);
+  svg("path", { d: "M0,-7 Q2,-11 6,-11", class: "grape-stem" }, g);
+  for (const [dx, dy] of [[-4.5, -2.5], [0, -3], [4.5, -2.5], [-2.3, 1.6], [2.3, 1.6], [0, 5.6]]) {
+    svg("circle", { cx: dx, cy: dy, r: 3.1, fill, class: "grape" }, g);
+  }
+  return g;
 }
 
 function star(cx, cy, r) {

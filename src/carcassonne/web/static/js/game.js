@@ -48,11 +48,7 @@ class GameScreen {
       onHover: (sq) => this.hoverSquare(sq),
       onSpot: (key) => this.clickSpot(key),
     });
-    const tools = html("div", { class: "board-tools" },
-      html("button", { title: t("board.zoom_in"), "aria-label": t("board.zoom_in"), onclick: () => this.board.zoom(1.25) }, "+"),
-      html("button", { title: t("board.zoom_out"), "aria-label": t("board.zoom_out"), onclick: () => this.board.zoom(0.8) }, "−"),
-      html("button", { title: t("board.fit"), "aria-label": t("board.fit"), onclick: () => this.board.fit(this.board.extra || []) }, "⤢"));
-    this.boardWrap.append(this.banner, this.toast, tools);
+    this.boardWrap.append(this.banner, this.toast);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     this.socket = new GameSocket(gameId, token, {
@@ -64,13 +60,16 @@ class GameScreen {
   }
 
   destroy() {
+    this.board.destroy();
     document.removeEventListener("keydown", this.onKey);
     this.socket.close();
     clearTimeout(this.toastTimer);
   }
 
   relabel() {
+    this.board.renderTools();
     this.render();
+    if (this.endCard) this.renderEnd();
   }
 
   // ------------------------------------------------------------------ messages
@@ -308,6 +307,7 @@ class GameScreen {
     } else if (phase === "over") {
       const winners = (this.state.summary || {}).winners || [];
       this.setBanner(t("game.over", { who: winners.map((w) => seatName(seats, w)).join(", ") }), "over");
+      if (!this.endCard && !this.endClosed) this.renderEnd();
     } else if (this.waiting) {
       this.setBanner(t("game.sending"), "");
     } else if (mine) {
@@ -339,7 +339,7 @@ class GameScreen {
         .filter((a) => a.type === "place-figure" && (!this.figureType || a.figure === this.figureType || !this.hasFigureType(this.figureType)))
         .filter((a, i, all) => all.findIndex((b) => b.location === a.location) === i)
         .map((a) => ({ key: keyOf(a), location: a.location, selected: chosen && chosen.location === a.location, label: t(`figure.${a.figure}`) }));
-      this.board.setSpots(figureTile, spots, chosen ? { ...chosen, colour } : null);
+      this.board.setSpots(figureTile, spots, chosen ? { ...chosen, colour, seat: view.to_move } : null);
     }
     if (mine && !["tile", "figure"].includes(phase)) {
       // Bets are placed on the office of the tile just placed.
@@ -358,12 +358,7 @@ class GameScreen {
     const panels = view.phase === "over" ? [] : [this.turnPanel()];
     const decisions = this.decisionPanel();
     if (decisions) panels.push(decisions);
-    if (this.state.summary) {
-      panels.push(summaryPanel(this.state.summary, seats, [
-        html("button", { onclick: () => this.download() }, t("summary.download")),
-        html("a", { href: `#/replay/${this.gameId}` }, t("summary.replay")),
-      ]));
-    }
+    if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions()));
     panels.push(scoresPanel(this.info, view, { you: this.you.seats, gains: this.gains, online: this.state.online }));
     const bets = betsPanel(this.info, view, this.state.perspective);
     if (bets) panels.push(bets);
@@ -377,6 +372,32 @@ class GameScreen {
     const scroll = this.sidebar.scrollTop;
     this.sidebar.replaceChildren(...panels);
     this.sidebar.scrollTop = scroll;
+  }
+
+  /** What one may do once the game is over: keep the record, watch it again, play again. */
+  endActions() {
+    return [
+      html("button", { class: "primary", onclick: () => this.download(), "data-end": "download" }, `⬇ ${t("summary.download")}`),
+      html("a", { class: "button-link", href: `#/replay/${this.gameId}`, "data-end": "replay" }, `▶ ${t("summary.replay")}`),
+      html("a", { class: "button-link", href: "#/", "data-end": "new-game" }, `+ ${t("summary.new_game")}`),
+    ];
+  }
+
+  /** The end-of-game card over the board (until closed); the sidebar keeps the same summary. */
+  renderEnd() {
+    if (this.endCard) this.endCard.remove();
+    this.endCard = null;
+    if (!this.state.summary || this.endClosed) return;
+    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true });
+    card.prepend(html("button", {
+      class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",
+      onclick: () => {
+        this.endClosed = true;
+        this.renderEnd();
+      },
+    }, "✕"));
+    this.endCard = html("div", { class: "end-overlay", role: "dialog", "aria-label": t("summary.title") }, card);
+    this.boardWrap.appendChild(this.endCard);
   }
 
   turnPanel() {

@@ -4,7 +4,7 @@
 
 import { t } from "./i18n.js";
 import { api } from "./api.js";
-import { html, SEAT_COLOURS } from "./svg.js";
+import { html, seatSwatch } from "./svg.js";
 
 const GAMES_KEY = "carcassonne.games";
 const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
@@ -52,7 +52,7 @@ export function mountLobby(container) {
   function seatRow(seat, i) {
     const kinds = [["human", t("lobby.human")], ...state.bots.map((b) => [`bot:${b}`, t(`bot.${b}`)])];
     return html("div", { class: "seat-row", "data-seat-row": i },
-      html("span", { class: "swatch", style: `background:${SEAT_COLOURS[COLOURS[i]]}`, title: t(`colour.${COLOURS[i]}`) }),
+      seatSwatch(i, COLOURS[i], t(`colour.${COLOURS[i]}`)),
       html("select", {
         "aria-label": t("lobby.seat_kind", { n: i + 1 }),
         name: `kind-${i}`,

@@ -2,7 +2,7 @@
 // Each function returns a fresh element built from the view; the caller swaps it in.
 
 import { t, has } from "./i18n.js";
-import { html, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
+import { html, seatSwatch, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
 
 export function seatName(seats, seat) {
   if (seat === null || seat === undefined) return t("seat.nobody");
@@ -11,8 +11,7 @@ export function seatName(seats, seat) {
 }
 
 function swatch(seats, seat) {
-  const colour = seats[seat] ? SEAT_COLOURS[seats[seat].colour] : "#999";
-  return html("span", { class: "swatch", style: `background:${colour}` });
+  return seatSwatch(seat, seats[seat] ? seats[seat].colour : null);
 }
 
 function names(seats, list) {
@@ -48,7 +47,27 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
     html("p", { class: "muted", "data-tiles-left": view.tiles_left }, t("scores.tiles_left", { n: view.tiles_left })));
 }
 
-/** The Bets: own supply, where chips lie (own values, others face down), others' supplies. */
+// What each betting chip pays (RULES.md §3): [chip, wins at, points] rows for the help table.
+const CHIP_PAYOUTS = [
+  ["2/6", "2 · 6", "2 · 6"],
+  ["3/5", "3 · 5", "3 · 5"],
+  ["3/6", "3 · 6", "3 · 6"],
+  ["4", "4", "8"],
+  ["4/7+", "4 · 7+", "4 · 7"],
+  ["5/8+", "5 · 8+", "5 · 8"],
+];
+
+function betChip(info, c) {
+  const owner = seatName(info.seats, c.seat);
+  return html("span", {
+    class: "chip" + (c.chip ? "" : " face-down"),
+    style: `border-color:${SEAT_COLOURS[info.seats[c.seat]?.colour] || "#999"}`,
+    title: c.chip ? t("bets.chip_of", { chip: c.chip, who: owner }) : t("bets.hidden_chip_of", { who: owner }),
+    "aria-label": c.chip ? t("bets.chip_of", { chip: c.chip, who: owner }) : t("bets.hidden_chip_of", { who: owner }),
+  }, swatch(info.seats, c.seat), c.chip || "?");
+}
+
+/** The Bets: own supply, where chips lie (own values, others face down), supplies, payouts. */
 export function betsPanel(info, view, perspective) {
   const bets = (view.expansions || {}).bets;
   if (!bets) return null;
@@ -60,36 +79,76 @@ export function betsPanel(info, view, perspective) {
   }
   const offices = bets.offices || [];
   if (offices.length) {
-    const list = html("ul", { class: "plain" });
+    const list = html("ul", { class: "plain offices" });
     for (const office of offices) {
-      const chips = office.chips.map((c) => html("span", {
-        class: "chip" + (c.chip ? "" : " face-down"),
-        style: `border-color:${SEAT_COLOURS[info.seats[c.seat]?.colour] || "#999"}`,
-        title: seatName(info.seats, c.seat),
-      }, c.chip || "?"));
-      list.appendChild(html("li", {}, t("bets.office_at", { x: office.x, y: office.y }), " ", html("span", { class: "chips" }, chips)));
+      list.appendChild(html("li", { "data-office": `${office.x},${office.y}` },
+        html("span", {}, t("bets.office_at", { x: office.x, y: office.y })), " ",
+        html("span", { class: "chips" }, office.chips.map((c) => betChip(info, c)))));
     }
-    body.push(html("div", { class: "muted" }, t("bets.on_board")), list);
+    const revealed = offices.every((o) => o.chips.every((c) => c.chip));
+    body.push(html("div", { class: "muted" }, revealed ? t("bets.on_board_revealed") : t("bets.on_board")), list);
   }
   if (Array.isArray(bets.supply_counts)) {
     body.push(html("div", { class: "muted" }, t("bets.supplies")),
-      html("div", {}, bets.supply_counts.map((n, i) => html("span", { class: "row" }, swatch(info.seats, i), ` ${seatName(info.seats, i)}: ${n} `))));
+      html("div", { class: "row" }, bets.supply_counts.map((n, i) => html("span", { class: "row tight" }, swatch(info.seats, i), ` ${seatName(info.seats, i)}: ${n}`))));
   }
-  return html("section", { class: "panel bets-panel" }, body);
+  body.push(html("details", { class: "help" },
+    html("summary", {}, t("bets.how")),
+    html("p", {}, t("bets.how_text")),
+    html("table", { class: "payouts" },
+      html("thead", {}, html("tr", {}, html("th", {}, t("bets.chip")), html("th", {}, t("bets.wins_at")), html("th", {}, t("bets.pays")))),
+      html("tbody", {}, CHIP_PAYOUTS.map(([chip, at, pays]) => html("tr", {}, html("td", {}, html("span", { class: "chip small" }, chip)), html("td", {}, at), html("td", {}, pays)))))));
+  return html("section", { class: "panel bets-panel", "aria-label": t("bets.title") }, body);
 }
 
-/** Map-Chips: the chips in front of each seat (face up) and what is left on the map. */
+const GRAPES = ["purple", "light-blue", "orange"];
+
+function wineChip(c) {
+  return html("span", {
+    class: "chip wine-chip", style: `background:${GRAPE_COLOURS[c.colour] || "#777"}`,
+    title: t("wine.chip", { colour: t(`grape.${c.colour}`), value: c.value }),
+    "aria-label": t("wine.chip", { colour: t(`grape.${c.colour}`), value: c.value }),
+    "data-wine-chip": `${c.colour}:${c.value}`,
+  }, String(c.value));
+}
+
+/** Whether chips of one colour make a wine: two 1s or a 2 (never 1+2). */
+function hasWine(chips, colour) {
+  const ones = chips.filter((c) => c.colour === colour && c.value === 1).length;
+  return ones >= 2 || chips.some((c) => c.colour === colour && c.value === 2);
+}
+
+/**
+ * Map-Chips: the chips in front of each seat by colour (a ready wine is marked), how selling
+ * works, the towns still open for a sale by colour, and what is left on the map.
+ */
 export function winePanel(info, view) {
   const chips = (view.expansions || {})["map-chips"] || (view.expansions || {}).mapchips;
   if (!chips) return null;
-  const rows = (chips.in_front || []).map((list, i) => html("div", { class: "row", "data-wine-seat": i },
-    swatch(info.seats, i), html("span", { class: "name" }, seatName(info.seats, i)),
-    html("span", { class: "chips" }, list.length ? list.map((c) => html("span", {
-      class: "chip wine-chip", style: `background:${GRAPE_COLOURS[c.colour] || "#777"}`, title: t(`grape.${c.colour}`),
-    }, String(c.value))) : html("span", { class: "muted" }, "–"))));
-  return html("section", { class: "panel wine-panel" },
+  const rows = (chips.in_front || []).map((list, i) => {
+    const groups = GRAPES.filter((g) => list.some((c) => c.colour === g)).map((g) => html("span", { class: "wine-group" + (hasWine(list, g) ? " ready" : "") },
+      list.filter((c) => c.colour === g).map(wineChip),
+      hasWine(list, g) ? html("span", { class: "wine-ready", title: t("wine.ready_hint") }, t("wine.ready")) : null));
+    const points = list.reduce((n, c) => n + c.value, 0);
+    return html("div", { class: "wine-row", "data-wine-seat": i },
+      swatch(info.seats, i), html("span", { class: "name" }, seatName(info.seats, i)),
+      html("span", { class: "chips" }, groups.length ? groups : html("span", { class: "muted" }, t("wine.no_chips"))),
+      points ? html("span", { class: "muted wine-points" }, t("wine.points", { n: points })) : null);
+  });
+  const towns = chips.towns || [];
+  const open = GRAPES.map((g) => {
+    const names = towns.filter((town) => town.grape === g && !town.covered).map((town) => town.name);
+    return names.length ? html("li", {}, html("span", { class: "grape-dot", style: `background:${GRAPE_COLOURS[g]}` }), html("strong", {}, `${t(`grape.${g}`)}: `), names.join(", ")) : null;
+  }).filter(Boolean);
+  return html("section", { class: "panel wine-panel", "aria-label": t("wine.title") },
     html("h3", {}, t("wine.title")),
     ...rows,
+    html("div", { class: "wine-rules" },
+      html("p", {}, t("wine.rule_wine")),
+      html("ul", { class: "plain" },
+        html("li", {}, html("strong", {}, t("wine.export_title")), " ", t("wine.export_rule")),
+        html("li", {}, html("strong", {}, t("wine.town_title")), " ", t("wine.town_rule")))),
+    open.length ? html("details", { class: "help" }, html("summary", {}, t("wine.open_towns")), html("ul", { class: "plain" }, open)) : null,
     html("p", { class: "muted" }, t("wine.status", { face_down: (chips.face_down || []).length, sold: chips.sold ?? 0 })));
 }
 
@@ -113,10 +172,12 @@ export function describeEvent(ev, seats) {
     const d = ev.detail || {};
     const squares = (ev.squares || []).map(([x, y]) => ({ x, y }));
     if (ev.source === "bet") {
+      // Every settled chip names its owner and what it paid, 0 for a losing chip.
       const key = d.paid ? "log.bet_won" : "log.bet_lost";
+      const owner = d.owner ?? (winners.length ? winners[0] : null);
       return {
         cls: "bet",
-        text: t(key, { who, chip: d.chip, points: d.paid, feature: t(`feature.${d.feature}`), tiles: d.tiles, square: where(d.square), reason: t(`reason.${ev.reason}`) }),
+        text: t(key, { who: seatName(seats, owner), chip: d.chip, points: d.paid ?? 0, feature: t(`feature.${d.feature}`), tiles: d.tiles, square: where(d.square), reason: t(`reason.${ev.reason}`) }),
         squares: d.square ? [{ x: d.square[0], y: d.square[1] }] : [],
       };
     }
@@ -168,20 +229,47 @@ export function logPanel(events, seats, onHover = () => {}) {
   return html("section", { class: "panel" }, html("h3", {}, t("log.title")), list);
 }
 
-/** End of game: winners and where every seat's points came from. */
-export function summaryPanel(summary, seats, extra = []) {
-  const sources = [];
-  for (const bySource of summary.by_source) for (const key of Object.keys(bySource)) if (!sources.includes(key)) sources.push(key);
+// Score sources in the order a player thinks of them; any other source follows.
+const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "bet", "map-chip", "wine"];
+
+/**
+ * End of game: the winner, and where every seat's points came from. `extra` are the buttons
+ * under the table (record, replay, new game). The `card` (over the board) has a row per seat;
+ * the narrow sidebar has a row per source and a column per seat.
+ */
+export function summaryPanel(summary, seats, extra = [], { card = false } = {}) {
+  const found = new Set();
+  for (const bySource of summary.by_source) for (const key of Object.keys(bySource)) found.add(key);
+  const sources = [...SOURCE_ORDER.filter((s) => found.has(s)), ...[...found].filter((s) => !SOURCE_ORDER.includes(s)).sort()];
+  const sourceName = (s) => (has(`source.${s}`) ? t(`source.${s}`) : s);
   const winners = summary.winners || [];
-  const head = html("tr", {}, html("th", {}, t("summary.seat")), sources.map((s) => html("th", {}, t(`source.${s}`))), html("th", {}, t("summary.total")));
-  const rows = seats.map((seat, i) => html("tr", { class: winners.includes(i) ? "winner" : "" },
-    html("td", {}, swatch(seats, i), " ", seat.name, winners.includes(i) ? " ★" : ""),
-    sources.map((s) => html("td", {}, String(summary.by_source[i][s] || 0))),
-    html("td", {}, String(summary.scores[i]))));
-  const title = winners.length > 1 ? t("summary.winners", { who: names(seats, winners) }) : t("summary.winner", { who: names(seats, winners) });
-  return html("section", { class: "panel summary", "data-summary": "" },
+  const order = seats.map((_, i) => i).sort((a, b) => summary.scores[b] - summary.scores[a] || a - b);
+  const trophy = (i) => (winners.includes(i) ? html("span", { class: "trophy", title: t("summary.winner_mark"), "aria-label": t("summary.winner_mark") }, " ★") : null);
+  let table;
+  if (card) {
+    table = html("table", {},
+      html("thead", {}, html("tr", {}, html("th", { scope: "col" }, t("summary.seat")),
+        sources.map((s) => html("th", { scope: "col" }, sourceName(s))), html("th", { scope: "col" }, t("summary.total")))),
+      html("tbody", {}, order.map((i) => html("tr", { class: winners.includes(i) ? "winner" : "", "data-summary-seat": i },
+        html("th", { scope: "row" }, swatch(seats, i), " ", seats[i].name, trophy(i)),
+        sources.map((s) => html("td", {}, String(summary.by_source[i][s] || 0))),
+        html("td", { class: "total" }, String(summary.scores[i]))))));
+  } else {
+    const cell = (i, text, cls = "") => html("td", { class: `${cls}${winners.includes(i) ? " winner" : ""}` }, text);
+    table = html("table", { class: "by-source" },
+      html("thead", {}, html("tr", {}, html("th", { scope: "col" }, ""),
+        order.map((i) => html("th", { scope: "col", title: seats[i].name, class: winners.includes(i) ? "winner" : "" }, swatch(seats, i), html("span", { class: "seat-short" }, seats[i].name), trophy(i))))),
+      html("tbody", {},
+        sources.map((s) => html("tr", {}, html("th", { scope: "row" }, sourceName(s)), order.map((i) => cell(i, String(summary.by_source[i][s] || 0))))),
+        html("tr", { class: "total-row" }, html("th", { scope: "row" }, t("summary.total")), order.map((i) => cell(i, String(summary.scores[i]), "total")))));
+  }
+  const best = winners.length ? summary.scores[winners[0]] : 0;
+  const title = winners.length > 1
+    ? t("summary.winners", { who: names(seats, winners), points: best })
+    : t("summary.winner", { who: names(seats, winners), points: best });
+  return html("section", { class: `panel summary${card ? " end-card" : ""}`, "data-summary": card ? null : "", "aria-label": t("summary.title") },
     html("h3", {}, t("summary.title")),
-    html("p", { class: "name" }, title),
-    html("table", {}, html("thead", {}, head), html("tbody", {}, rows)),
-    extra.length ? html("div", { class: "row", style: "margin-top:0.6rem" }, extra) : null);
+    html("p", { class: "winner-line", "data-winner-line": "" }, title),
+    html("div", { class: "table-scroll" }, table),
+    extra.length ? html("div", { class: "row summary-actions" }, extra) : null);
 }

@@ -36,7 +36,7 @@ export function mountReplay(container, [gameId]) {
 
   function start(data) {
     page.remove();
-    viewer = new ReplayViewer(container, data);
+    viewer = new ReplayViewer(container, data, gameId);
   }
 
   if (gameId) {
@@ -46,13 +46,14 @@ export function mountReplay(container, [gameId]) {
   }
   return {
     destroy: () => viewer && viewer.destroy(),
-    relabel: () => (viewer ? viewer.render() : showUpload()),
+    relabel: () => (viewer ? viewer.relabel() : showUpload()),
   };
 }
 
 class ReplayViewer {
-  constructor(container, data) {
+  constructor(container, data, gameId = null) {
     this.data = data;
+    this.gameId = gameId;
     this.index = 0;
     this.timer = null;
     this.root = html("div", { class: "game-screen" });
@@ -63,10 +64,7 @@ class ReplayViewer {
     this.board = new BoardView(this.boardWrap);
     this.board.setBoard(data.game.board, data.game.seats);
     this.banner = html("div", { class: "banner", role: "status" });
-    this.boardWrap.append(this.banner, html("div", { class: "board-tools" },
-      html("button", { "aria-label": t("board.zoom_in"), onclick: () => this.board.zoom(1.25) }, "+"),
-      html("button", { "aria-label": t("board.zoom_out"), onclick: () => this.board.zoom(0.8) }, "−"),
-      html("button", { "aria-label": t("board.fit"), onclick: () => this.board.fit() }, "⤢")));
+    this.boardWrap.append(this.banner);
     this.onKey = (e) => {
       if (e.key === "ArrowRight") this.go(this.index + 1);
       else if (e.key === "ArrowLeft") this.go(this.index - 1);
@@ -80,8 +78,14 @@ class ReplayViewer {
   }
 
   destroy() {
+    this.board.destroy();
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
+  }
+
+  relabel() {
+    this.board.renderTools();
+    this.render();
   }
 
   go(index) {
@@ -130,7 +134,13 @@ class ReplayViewer {
       html("p", { class: "turn-hint" }, t("replay.keys")));
     const info = { seats };
     const panels = [controls];
-    if (last && this.data.summary.over) panels.push(summaryPanel(this.data.summary, seats));
+    if (last && this.data.summary.over) {
+      const actions = [html("a", { class: "button-link", href: "#/", "data-end": "new-game" }, `+ ${t("summary.new_game")}`)];
+      if (this.gameId) {
+        actions.unshift(html("a", { class: "button-link", href: `/api/games/${encodeURIComponent(this.gameId)}/record`, download: "", "data-end": "download" }, `⬇ ${t("summary.download")}`));
+      }
+      panels.push(summaryPanel(this.data.summary, seats, actions));
+    }
     panels.push(scoresPanel(info, view));
     const bets = betsPanel(info, view, null);
     if (bets) panels.push(bets);

@@ -30,14 +30,46 @@ export function html(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Seat colours keep their names (the engine's and the lobby's) but use a palette that stays
+// distinct under the common colour-vision deficiencies (after Okabe and Ito); every seat also
+// has a mark drawn on its figures and swatches, so colour is never the only cue.
 export const SEAT_COLOURS = {
-  blue: "#2f6fdf",
-  yellow: "#f3c623",
-  green: "#2fae52",
-  pink: "#f07ab8",
-  red: "#e0402f",
-  black: "#333333",
+  blue: "#0072b2",
+  yellow: "#f0e442",
+  green: "#009e73",
+  pink: "#cc79a7",
+  red: "#d55e00",
+  black: "#2b2b2b",
 };
+
+// Ink for a mark drawn on a seat's colour: dark on the light colours, white on the others.
+const MARK_INK = { yellow: "#1d1a14", pink: "#1d1a14" };
+
+/** The mark shapes by seat, in a 10 x 10 box centred on (0, 0). */
+const MARKS = [
+  (g, ink) => svg("circle", { r: 3.6, fill: ink }, g),
+  (g, ink) => svg("rect", { x: -3.3, y: -3.3, width: 6.6, height: 6.6, fill: ink }, g),
+  (g, ink) => svg("path", { d: "M0,-4.2 L4,3.2 L-4,3.2 Z", fill: ink }, g),
+  (g, ink) => svg("path", { d: "M0,-4.4 L4.4,0 L0,4.4 L-4.4,0 Z", fill: ink }, g),
+  (g, ink) => svg("path", { d: "M-1.5,-4.2 H1.5 V-1.5 H4.2 V1.5 H1.5 V4.2 H-1.5 V1.5 H-4.2 V-1.5 H-1.5 Z", fill: ink }, g),
+  (g, ink) => svg("path", { d: "M-3.8,-3.8 L3.8,3.8 M3.8,-3.8 L-3.8,3.8", stroke: ink, "stroke-width": 2.2 }, g),
+];
+
+/** Draw seat `seat`'s mark centred at (x, y), `size` units wide, in ink that suits `colour`. */
+export function drawMark(parent, seat, colour, x, y, size = 10) {
+  const make = MARKS[seat % MARKS.length];
+  const g = svg("g", { class: "seat-mark", transform: `translate(${x} ${y}) scale(${size / 10})` }, parent);
+  make(g, MARK_INK[colour] || "#fff");
+  return g;
+}
+
+/** A small round swatch of a seat's colour with its mark (for panels and the lobby). */
+export function seatSwatch(seat, colour, title = null) {
+  const s = svg("svg", { class: "swatch", viewBox: "-6 -6 12 12", role: "img", "aria-hidden": title ? null : "true", "aria-label": title });
+  svg("circle", { r: 5.4, fill: SEAT_COLOURS[colour] || colour || "#999", stroke: "#0008", "stroke-width": 0.9 }, s);
+  drawMark(s, seat, colour, 0, 0, 6.2);
+  return s;
+}
 
 export const GRAPE_COLOURS = {
   purple: "#7d3c98",
@@ -58,9 +90,9 @@ const ABBOT_PATH =
 
 /**
  * Draw a figure centred on (x, y) in tile units. Farmers lie down, as on the real board.
- * `size` is the figure height in tile units (a tile is 100).
+ * `size` is the figure height in tile units (a tile is 100); `seat` adds the seat's mark.
  */
-export function drawFigure(parent, { x, y, colour, figure = "meeple", lying = false, size = 24 }) {
+export function drawFigure(parent, { x, y, colour, seat = null, figure = "meeple", lying = false, size = 26 }) {
   const scale = size / 21;
   const rotate = lying ? " rotate(-90 10 10.5)" : "";
   const g = svg("g", {
@@ -73,5 +105,6 @@ export function drawFigure(parent, { x, y, colour, figure = "meeple", lying = fa
   if (figure === "abbot") {
     svg("path", { d: "M6.6,9.2 Q10,11.5 13.4,9.2", class: "figure-detail" }, g);
   }
+  if (seat !== null) drawMark(g, seat, colour, 10, figure === "abbot" ? 14.5 : 12, 6.5);
   return g;
 }
