@@ -23,7 +23,7 @@ import pytest
 from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
-from carcassonne.expansions.mapchips import EXPORT, SellWine, eligible_squares
+from carcassonne.expansions.mapchips import EXPORT, TOWN, SellWine, eligible_squares
 from carcassonne.maps import load_map
 from scenario import paid, play, score_events
 from test_bets import bet_payouts
@@ -255,3 +255,21 @@ def test_coat_of_arms_elsewhere_in_the_city_allows_export_through_a_plain_segmen
     assert game.feature_at(1, 0, "N").coat_of_arms == 1
     assert paid(game, "completed") == [("city", {1: 8})]
     assert offered(game) == {PASS, SellWine(EXPORT, "purple", (2,))}
+
+
+def test_wine_is_sold_in_step_3_before_the_bets_of_step_4() -> None:
+    """test-tiny: bets/07 covers Cime (3, 2, purple; an unused start square) with its road
+    continuing the start tile's.  The active seat first sells its purple wine to the town (step
+    3), then every seat is asked for a bet (step 4)."""
+    game = map_game(
+        [("base/U", 2, 2, 0, None)], then=("bets/07", "base/U"), bets=True, map_chips=True
+    )
+    _with_chips(game, {}, [[], [P1, P1]])
+    place(game, 3, 2, 0)
+    assert (game.phase, game.to_move) == ("wine", 1)
+    game.apply(SellWine(TOWN, "purple", (1, 1)))
+    assert (game.phase, game.to_move) == ("bet", 1)
+    game.apply(PlaceBet("2/6"))
+    game.apply(PASS)
+    assert game.scores == [0, 9]
+    assert game.expansion("bets").offices == {encode(3, 2): [(1, "2/6")]}
