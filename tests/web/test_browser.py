@@ -252,3 +252,139 @@ def test_language_switch_is_remembered(server: Server, page: Page) -> None:
     page.click("nav a[href='#/rules']")
     expect(page.locator(".gallery figure")).to_have_count(54)
     shot(page, "10-rules-ro")
+
+
+# ------------------------------------------------------------------------------ the France map
+
+
+def square_of(attr: str) -> tuple[int, int]:
+    x, y = attr.split(",")
+    return int(x), int(y)
+
+
+def place_towards_a_chip(page: Page) -> None:
+    """Put the drawn tile on a legal square holding a face-down map chip, else on the legal
+    square nearest to one, and confirm without a figure."""
+    my_turn(page)
+    chips = [square_of(a) for a in page.locator("[data-chip]").evaluate_all(
+        "els => els.map(e => e.dataset.chip)")]  # fmt: skip
+    squares = sorted({square_of(a) for a in page.locator("[data-square]").evaluate_all(
+        "els => els.map(e => e.dataset.square)")})  # fmt: skip
+    best = min(
+        squares,
+        key=lambda s: min((abs(s[0] - c[0]) + abs(s[1] - c[1]) for c in chips), default=0),
+    )
+    page.locator(f'[data-square="{best[0]},{best[1]}"]').click()
+    expect(page.locator('[data-action="confirm"]')).to_be_enabled()
+    page.keyboard.press("Enter")
+
+
+def test_france_map_with_chips_collects_a_chip(server: Server, page: Page) -> None:
+    created = server.create(
+        {
+            "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+            "options": {"map": "france", "map_chips": True, "bets": True, "seed": 11},
+        }
+    )
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    # The map: its 234 playable squares (16 x 15 less six large cities), the large cities, 21
+    # towns with grapes, three start squares, and the 30 map chips face down (no value or
+    # colour in the page).
+    expect(page.locator(".map-square")).to_have_count(234)
+    expect(page.locator("[data-large-city]")).to_have_count(6)
+    expect(page.locator(".town .grapes")).to_have_count(21)
+    expect(page.locator("[data-start]")).to_have_count(3)
+    expect(page.locator(".face-down-chip")).to_have_count(30)
+    expect(page.locator(".face-down-chip .map-chip-text").first).to_have_text("?")
+    expect(page.locator("[data-wine-seat='0'] [data-wine-chip]")).to_have_count(0)
+    shot(page, "11-france-start")
+    for _ in range(12):
+        if page.locator("[data-wine-seat='0'] [data-wine-chip]").count():
+            break
+        page.wait_for_selector("[data-square], [data-decision]", timeout=15_000)
+        if page.locator("[data-decision]").count():
+            page.locator('[data-decision] [data-action="pass"]').click()
+        else:
+            place_towards_a_chip(page)
+        page.wait_for_timeout(200)
+    # The chip Ana collected lies face up in front of her, and the log says what it was worth.
+    collected = page.locator("[data-wine-seat='0'] [data-wine-chip]")
+    expect(collected).to_have_count(1)
+    expect(page.locator(".log")).to_contain_text("Ana collects a")
+    assert page.locator(".face-down-chip").count() < 30
+    shot(page, "12-france-chip-collected")
+    page.locator("[data-tool=whole-map]").click()
+    shot(page, "13-france-whole-map")
+
+
+# ------------------------------------------------------------------------------ phone size
+
+
+def board_scale(page: Page) -> float:
+    transform = page.locator("svg.board > g").first.get_attribute("transform") or ""
+    return float(transform.rsplit("scale(", 1)[1].rstrip(")"))
+
+
+def test_phone_layout_touch_play_and_pinch_zoom(server: Server, browser: Browser) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+         "options": {"seed": 4}}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    # The panels stack below the board, full width; the turn's buttons are on screen.
+    board = page.locator(".board-wrap").bounding_box()
+    sidebar = page.locator(".sidebar").bounding_box()
+    assert board and sidebar
+    assert board["y"] + board["height"] <= sidebar["y"] + 1
+    assert sidebar["width"] == pytest.approx(390, abs=1)
+    for tool in ("zoom-in", "zoom-out", "fit"):
+        box = page.locator(f"[data-tool={tool}]").bounding_box()
+        assert box and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844
+    confirm = page.locator('[data-action="confirm"]')
+    box = confirm.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert box["y"] + box["height"] <= 844
+    expect(page.locator(".key-hints")).to_be_hidden()  # no keys on a touch screen
+
+    # Two fingers spread apart zoom in around their midpoint and place nothing.
+    cdp = context.new_cdp_session(page)
+    before = board_scale(page)
+    mid_x = board["x"] + board["width"] / 2
+    mid_y = board["y"] + board["height"] / 2
+
+    def touch(kind: str, spread: float) -> None:
+        points = [
+            {"x": mid_x - spread, "y": mid_y, "id": 0},
+            {"x": mid_x + spread, "y": mid_y, "id": 1},
+        ]
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": kind, "touchPoints": points if kind != "touchEnd" else []},
+        )
+
+    touch("touchStart", 30)
+    for spread in (45, 60, 75, 90):
+        touch("touchMove", spread)
+    touch("touchEnd", 0)
+    assert board_scale(page) == pytest.approx(before * 3, rel=0.1)
+    expect(page.locator(".hl-pending")).not_to_be_attached()
+
+    # A tap puts the tile on a highlighted square; the Confirm button (tapped) sends it.
+    page.locator("[data-tool=fit]").tap()
+    page.locator(".hl-legal").first.tap()
+    expect(page.locator(".hl-pending")).to_be_attached()
+    expect(confirm).to_be_enabled()
+    shot(page, "14-phone-turn")
+    confirm.tap()
+    expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=15_000)
+    my_turn(page)
+    context.close()
+    assert errors == [], f"JavaScript errors: {errors}"

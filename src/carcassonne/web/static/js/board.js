@@ -18,8 +18,9 @@ const MIN_SCALE = 0.12;
 const MAX_SCALE = 3;
 // Fitting never zooms in further than this (a fresh game would otherwise show two huge tiles).
 const FIT_MAX_SCALE = 1.25;
-// The played area is shown with at least this many squares across and down.
+// The played area is shown at least this many squares across and down (fewer on a phone).
 const FIT_MIN_SQUARES = [6, 5];
+const FIT_SQUARE_PX = 120;
 
 export class BoardView {
   constructor(container, { onSquare, onHover, onSpot } = {}) {
@@ -71,11 +72,13 @@ export class BoardView {
   /** Zoom and fit buttons; a map also gets "the whole map". */
   renderTools() {
     const button = (label, text, onclick, key) => html("button", { title: label, "aria-label": label, onclick, "data-tool": key }, text);
-    this.tools.replaceChildren(
+    const buttons = [
       button(t("board.zoom_in"), "+", () => this.zoom(1.25), "zoom-in"),
       button(t("board.zoom_out"), "−", () => this.zoom(0.8), "zoom-out"),
       button(t("board.fit"), "⤢", () => this.fit(this.extra), "fit"),
-      this.bounds ? button(t("board.whole_map"), "▦", () => this.fitAll(), "whole-map") : null);
+    ];
+    if (this.bounds) buttons.push(button(t("board.whole_map"), "▦", () => this.fitAll(), "whole-map"));
+    this.tools.replaceChildren(...buttons);
   }
 
   // ------------------------------------------------------------------ pan and zoom
@@ -150,6 +153,14 @@ export class BoardView {
     let drag = null;
     let pinch = null;
     let gesture = false;
+    // Keep receiving a pointer's moves outside the board; a pointer already gone cannot be.
+    const capture = (id) => {
+      try {
+        if (!el.hasPointerCapture(id)) el.setPointerCapture(id);
+      } catch {
+        // the pointer ended between its event and this call
+      }
+    };
     const local = (e) => {
       const r = el.getBoundingClientRect();
       return { x: e.clientX - r.left, y: e.clientY - r.top };
@@ -173,7 +184,7 @@ export class BoardView {
       } else if (pointers.size === 2) {
         gesture = true;
         drag = null;
-        for (const id of pointers.keys()) if (!el.hasPointerCapture(id)) el.setPointerCapture(id);
+        for (const id of pointers.keys()) capture(id);
         pinch = { ...pinchState(), scale: this.scale, tx: this.tx, ty: this.ty };
       }
     });
@@ -194,7 +205,7 @@ export class BoardView {
         const dy = e.clientY - drag.y;
         if (!drag.moved && Math.hypot(dx, dy) > 5) {
           drag.moved = true;
-          el.setPointerCapture(e.pointerId);
+          capture(e.pointerId);
           el.classList.add("dragging");
         }
         if (drag.moved) {
@@ -254,10 +265,14 @@ export class BoardView {
   fitBox({ x0, y0, x1, y1 }, maxScale) {
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height) return;
-    const scale = Math.min(maxScale, Math.max(MIN_SCALE, Math.min(r.width / (x1 - x0), r.height / (y1 - y0))));
+    // Leave the top strip to the banner and the right edge to the zoom buttons.
+    const [top, right] = [44, 52];
+    const width = Math.max(50, r.width - right);
+    const height = Math.max(50, r.height - top);
+    const scale = Math.min(maxScale, Math.max(MIN_SCALE, Math.min(width / (x1 - x0), height / (y1 - y0))));
     this.scale = scale;
-    this.tx = r.width / 2 - ((x0 + x1) / 2) * scale;
-    this.ty = r.height / 2 - ((y0 + y1) / 2) * scale;
+    this.tx = width / 2 - ((x0 + x1) / 2) * scale;
+    this.ty = top + height / 2 - ((y0 + y1) / 2) * scale;
     this.apply();
     this.fitted = true;
   }
@@ -266,16 +281,20 @@ export class BoardView {
   fit(extra = []) {
     this.userMoved = false;
     const box = this.tileBox(extra);
-    let x0 = box.minX - 0.6;
-    let x1 = box.maxX + 1.6;
-    let y0 = box.minY - 0.6;
-    let y1 = box.maxY + 1.6;
+    // The squares where the tile may go already surround the tiles: a thin margin will do.
+    const margin = extra.length ? 0.3 : 0.6;
+    let x0 = box.minX - margin;
+    let x1 = box.maxX + 1 + margin;
+    let y0 = box.minY - margin;
+    let y1 = box.maxY + 1 + margin;
     const grow = (lo, hi, min) => {
       const more = Math.max(0, min - (hi - lo)) / 2;
       return [lo - more, hi + more];
     };
-    [x0, x1] = grow(x0, x1, FIT_MIN_SQUARES[0]);
-    [y0, y1] = grow(y0, y1, FIT_MIN_SQUARES[1]);
+    const r = this.svg.getBoundingClientRect();
+    const least = (px, most) => Math.min(most, Math.max(3, Math.round(px / FIT_SQUARE_PX)));
+    [x0, x1] = grow(x0, x1, least(r.width, FIT_MIN_SQUARES[0]));
+    [y0, y1] = grow(y0, y1, least(r.height, FIT_MIN_SQUARES[1]));
     if (this.bounds) {
       // On a map, never show more sea than needed: slide the box inside the map.
       const b = this.bounds;

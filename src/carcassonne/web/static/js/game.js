@@ -413,7 +413,7 @@ class GameScreen {
     if (view.current_tile && phase !== "over") drawTile(preview, view.current_tile, shown);
     const side = html("div", { class: "turn-side" });
     let actions = null;
-    const keys = html("div", { class: "turn-hint" }, html("span", { class: "kbd" }, "R"), " ", t("turn.key_rotate"), " · ",
+    const keys = html("div", { class: "turn-hint key-hints" }, html("span", { class: "kbd" }, "R"), " ", t("turn.key_rotate"), " · ",
       html("span", { class: "kbd" }, "⏎"), " ", t("turn.key_confirm"), " · ", html("span", { class: "kbd" }, "Esc"), " ", t("turn.key_undo"));
     if (mine && (phase === "tile" || phase === "figure")) {
       const canUndo = phase === "tile" ? !!this.pending : !!this.figure;
