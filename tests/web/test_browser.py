@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -388,3 +389,28 @@ def test_phone_layout_touch_play_and_pinch_zoom(server: Server, browser: Browser
     my_turn(page)
     context.close()
     assert errors == [], f"JavaScript errors: {errors}"
+
+
+def test_a_turn_by_keyboard_alone(server: Server, page: Page) -> None:
+    created = server.create(
+        {
+            "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+            "options": {"bets": True, "stack": STACK},
+        }
+    )
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    # Tab reaches the squares (buttons named by their coordinates); Enter places the tile there.
+    square = page.locator('[data-square="0,-1"]')
+    expect(square).to_have_attribute("aria-label", re.compile(r"^Place the tile at \(0, -1\)"))
+    square.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hl-pending")).to_be_attached()
+    # The figure spots are buttons too; Space picks one, and Enter then sends the turn.
+    spot = page.locator('.spot[data-location="S"]')
+    expect(spot).to_have_attribute("aria-label", "Meeple on the city")
+    spot.focus()
+    page.keyboard.press(" ")
+    expect(page.locator(".layer-spots .figure")).to_have_count(1)
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-score="0"]')).to_contain_text("4")

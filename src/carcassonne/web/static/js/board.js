@@ -236,6 +236,20 @@ export class BoardView {
       }
       this.onSquare(this.squareAt(e.clientX, e.clientY));
     };
+    // Keyboard: Enter or Space on a focused square or figure spot acts like a click on it
+    // (and is not also taken as "confirm" by the game screen).
+    el.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      const target = e.target.closest && e.target.closest("[data-square], .spot");
+      if (!target) return;
+      e.preventDefault();
+      e.stopPropagation();
+      if (target.classList.contains("spot")) this.onSpot(target.dataset.key);
+      else {
+        const [x, y] = target.dataset.square.split(",").map(Number);
+        this.onSquare({ x, y });
+      }
+    });
     el.addEventListener("pointerup", end);
     el.addEventListener("pointercancel", end);
     el.addEventListener("pointerleave", (e) => {
@@ -296,10 +310,11 @@ export class BoardView {
     [x0, x1] = grow(x0, x1, least(r.width, FIT_MIN_SQUARES[0]));
     [y0, y1] = grow(y0, y1, least(r.height, FIT_MIN_SQUARES[1]));
     if (this.bounds) {
-      // On a map, never show more sea than needed: slide the box inside the map.
+      // On a map, never show more sea than needed: slide the box inside the map; once the
+      // game spans most of the map, show all of it (a few more squares cost little).
       const b = this.bounds;
       const slide = (lo, hi, min, max) => {
-        if (hi - lo >= max - min) return [min, max];
+        if (hi - lo >= 0.8 * (max - min)) return [min, max];
         if (lo < min) return [min, min + (hi - lo)];
         if (hi > max) return [max - (hi - lo), max];
         return [lo, hi];
@@ -495,8 +510,13 @@ export class BoardView {
   setHighlights(legal = [], other = []) {
     const g = this.layers.highlights;
     g.replaceChildren();
-    for (const { x, y } of other) svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: "hl-other", "data-square": `${x},${y}` }, g);
-    for (const { x, y } of legal) svg("rect", { x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: "hl-legal", "data-square": `${x},${y}` }, g);
+    // Each square is a button for the keyboard too (Tab to it, Enter or Space to place).
+    const square = (x, y, cls, label) => svg("rect", {
+      x: x * S + 3, y: y * S + 3, width: S - 6, height: S - 6, rx: 6, class: cls, "data-square": `${x},${y}`,
+      tabindex: 0, role: "button", "aria-label": label,
+    }, g);
+    for (const { x, y } of other) square(x, y, "hl-other", t("board.square_rotated", { x, y }));
+    for (const { x, y } of legal) square(x, y, "hl-legal", t("board.square", { x, y }));
   }
 
   /** A tile not yet confirmed (or a hover preview when `ghost`). */
@@ -520,7 +540,10 @@ export class BoardView {
     for (const spot of spots) {
       const at = spotOf(tile.tile, tile.rotation, spot.location);
       if (!at) continue;
-      const s = svg("g", { class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location, role: "button" }, g);
+      const s = svg("g", {
+        class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location,
+        role: "button", tabindex: 0, "aria-label": spot.label || spot.location, "aria-pressed": spot.selected ? "true" : "false",
+      }, g);
       svg("circle", { cx: tile.x * S + at[0], cy: tile.y * S + at[1], r: 8 }, s);
       s.appendChild(titleOf(spot.label || spot.location));
     }

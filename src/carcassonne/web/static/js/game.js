@@ -10,7 +10,7 @@ import { t, has } from "./i18n.js";
 import { api, GameSocket } from "./api.js";
 import { html, svg } from "./svg.js";
 import { BoardView } from "./board.js";
-import { drawTile } from "./tiles.js";
+import { drawTile, segmentAt } from "./tiles.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName } from "./panels.js";
 import { rememberGame } from "./lobby.js";
 
@@ -264,6 +264,8 @@ class GameScreen {
 
   key(e) {
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    // Enter on a focused button or link activates that, not "confirm".
+    if (e.key === "Enter" && e.target.closest && e.target.closest("button, a, [role=button]")) return;
     if (e.key === "r" || e.key === "R") {
       this.rotate(e.shiftKey ? -1 : 1);
       e.preventDefault();
@@ -338,7 +340,11 @@ class GameScreen {
       const spots = this.figureLegal()
         .filter((a) => a.type === "place-figure" && (!this.figureType || a.figure === this.figureType || !this.hasFigureType(this.figureType)))
         .filter((a, i, all) => all.findIndex((b) => b.location === a.location) === i)
-        .map((a) => ({ key: keyOf(a), location: a.location, selected: chosen && chosen.location === a.location, label: t(`figure.${a.figure}`) }));
+        .map((a) => {
+          const segment = segmentAt(figureTile.tile, figureTile.rotation, a.location);
+          const feature = segment ? t(`feature.${segment.kind}`) : a.location;
+          return { key: keyOf(a), location: a.location, selected: chosen && chosen.location === a.location, label: t("turn.spot", { figure: t(`figure.${a.figure}`), feature }) };
+        });
       this.board.setSpots(figureTile, spots, chosen ? { ...chosen, colour, seat: view.to_move } : null);
     }
     if (mine && !["tile", "figure"].includes(phase)) {
@@ -490,7 +496,21 @@ class GameScreen {
     return html("section", { class: "panel", "data-decision": view.phase },
       html("h3", {}, title),
       has(`decision.${view.phase}.hint`) ? html("p", { class: "turn-hint" }, t(`decision.${view.phase}.hint`)) : null,
+      view.phase === "wine" ? this.wineReasons(rest) : null,
       html("div", { class: "decisions" }, body));
+  }
+
+  /** Why these sales are open this turn: the export connection, the town the tile covers. */
+  wineReasons(sales) {
+    const reasons = [];
+    if (sales.some((a) => a.type === "sell-wine" && a.outlet === "export")) reasons.push(t("decision.wine.export_why"));
+    const town = sales.find((a) => a.type === "sell-wine" && a.outlet === "town");
+    const last = this.board.last;
+    if (town && last) {
+      const found = (this.info.board.towns || []).find((tw) => tw.x === last.x && tw.y === last.y);
+      reasons.push(t("decision.wine.town_why", { town: found ? found.name : "", colour: t(`grape.${town.colour}`) }));
+    }
+    return reasons.length ? html("ul", { class: "plain turn-hint wine-why" }, reasons.map((r) => html("li", {}, r))) : null;
   }
 
   async download() {

@@ -1,0 +1,35 @@
+"""The message catalogues: every language has every message, with the same placeholders.
+
+A missing key shows the English text (or the key itself), and a placeholder missing or misspelt
+in one language shows up as ``{name}`` on screen; both are caught here rather than by a player.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+CATALOGUES = Path(__file__).resolve().parents[2] / "src" / "carcassonne" / "web" / "static" / "i18n"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def load(lang: str) -> dict[str, str]:
+    data = json.loads((CATALOGUES / f"{lang}.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+@pytest.mark.parametrize("lang", ["fr", "ro"])
+def test_catalogue_has_every_english_message_with_its_placeholders(lang: str) -> None:
+    english = load("en")
+    other = load(lang)
+    assert sorted(set(english) ^ set(other)) == []
+    wrong = {
+        key: (PLACEHOLDER.findall(text), PLACEHOLDER.findall(other[key]))
+        for key, text in english.items()
+        if set(PLACEHOLDER.findall(text)) != set(PLACEHOLDER.findall(other[key]))
+    }
+    assert wrong == {}
