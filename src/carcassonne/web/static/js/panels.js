@@ -158,6 +158,11 @@ function where(sq) {
   return sq ? `(${sq[0]}, ${sq[1]})` : "";
 }
 
+/** "1 tile" or "3 tiles" (and likewise cities, coats of arms) in the current language. */
+function count(what, n) {
+  return t(n === 1 ? `count.${what}.one` : `count.${what}.many`, { n });
+}
+
 function figuresText(seats, figures) {
   const parts = Object.entries(figures || {}).map(([seat, n]) => `${seatName(seats, Number(seat))} ×${n}`);
   return parts.join(", ");
@@ -177,7 +182,7 @@ export function describeEvent(ev, seats) {
       const owner = d.owner ?? (winners.length ? winners[0] : null);
       return {
         cls: "bet",
-        text: t(key, { who: seatName(seats, owner), chip: d.chip, points: d.paid ?? 0, feature: t(`feature.${d.feature}`), tiles: d.tiles, square: where(d.square), reason: t(`reason.${ev.reason}`) }),
+        text: t(key, { who: seatName(seats, owner), chip: d.chip, points: d.paid ?? 0, feature: t(`feature.${d.feature}`), tiles: count("tiles", d.tiles), square: where(d.square), reason: t(`reason.${ev.reason}`) }),
         squares: d.square ? [{ x: d.square[0], y: d.square[1] }] : [],
       };
     }
@@ -193,12 +198,12 @@ export function describeEvent(ev, seats) {
     }
     if (ev.source === "field") {
       const why = figuresText(seats, ev.figures);
-      return { cls: "score", text: t("log.field", { who, points: pts, cities: d.completed_cities ?? 0, why }), squares };
+      return { cls: "score", text: t("log.field", { who, points: pts, cities: count("cities", d.completed_cities ?? 0), why }), squares };
     }
     if (["city", "road", "monastery", "garden"].includes(ev.source)) {
       const size = ev.source === "city"
-        ? t(ev.coats_of_arms ? "log.size_city_arms" : "log.size_city", { tiles: ev.tiles, arms: ev.coats_of_arms })
-        : ev.source === "road" ? t("log.size_road", { tiles: ev.tiles }) : t("log.size_cloister", { tiles: ev.tiles });
+        ? t(ev.coats_of_arms ? "log.size_city_arms" : "log.size_city", { tiles: count("tiles", ev.tiles), arms: count("arms", ev.coats_of_arms) })
+        : ev.source === "road" ? t("log.size_road", { tiles: count("tiles", ev.tiles) }) : t("log.size_cloister", { tiles: ev.tiles });
       const params = { who, points: pts, feature: t(`feature.${ev.source}`), size, reason: t(`reason.${ev.reason}`), why: figuresText(seats, ev.figures) };
       return { cls: "score", text: t(winners.length ? (winners.length > 1 ? "log.feature_tie" : "log.feature") : "log.feature_nobody", params), squares };
     }
