@@ -423,7 +423,9 @@ export class BoardView {
       if (have && have.tile === tile.tile && have.rotation === tile.rotation) continue;
       if (have) have.g.remove();
       const g = svg("g", { transform: `translate(${tile.x * S} ${tile.y * S})`, "data-tile-at": key }, this.layers.tiles);
-      drawTile(g, tile.tile, tile.rotation);
+      // A tile arriving after the first drawing settles in (so a bot's move catches the eye).
+      const inner = svg("g", { class: this.fitted ? "arriving" : null }, g);
+      drawTile(inner, tile.tile, tile.rotation);
       this.tiles.set(key, { ...tile, g });
     }
     for (const [key, have] of this.tiles) {
