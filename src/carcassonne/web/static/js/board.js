@@ -287,6 +287,18 @@ export class BoardView {
     this.scale = scale;
     this.tx = width / 2 - ((x0 + x1) / 2) * scale;
     this.ty = top + height / 2 - ((y0 + y1) / 2) * scale;
+    if (this.bounds) {
+      // On a map, use the room the box leaves to show more map rather than sea: slide the view
+      // inside the map where the map is larger than the view, centre the map where it is not.
+      const c = this.contentBox();
+      const inside = (t, lo, hi, pad, room) => {
+        const span = (hi - lo) * scale;
+        if (span <= room) return pad + (room - span) / 2 - lo * scale;
+        return Math.min(pad - lo * scale, Math.max(pad + room - hi * scale, t));
+      };
+      this.tx = inside(this.tx, c.x0, c.x1, 0, width);
+      this.ty = inside(this.ty, c.y0, c.y1, top, height);
+    }
     this.apply();
     this.fitted = true;
   }
