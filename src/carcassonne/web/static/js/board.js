@@ -28,7 +28,8 @@ export class BoardView {
     this.onHover = onHover || (() => {});
     this.onSpot = onSpot || (() => {});
     this.wrap = container;
-    this.svg = svg("svg", { class: "board", role: "img", "aria-label": t("board.label") }, container);
+    // A group, not an image: the squares and figure spots inside are buttons.
+    this.svg = svg("svg", { class: "board", role: "group", "aria-label": t("board.label") }, container);
     this.viewport = svg("g", {}, this.svg);
     const layer = (name) => svg("g", { class: `layer-${name}` }, this.viewport);
     this.layers = {

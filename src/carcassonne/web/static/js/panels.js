@@ -62,6 +62,7 @@ function betChip(info, c) {
   return html("span", {
     class: "chip" + (c.chip ? "" : " face-down"),
     style: `border-color:${SEAT_COLOURS[info.seats[c.seat]?.colour] || "#999"}`,
+    role: "img",
     title: c.chip ? t("bets.chip_of", { chip: c.chip, who: owner }) : t("bets.hidden_chip_of", { who: owner }),
     "aria-label": c.chip ? t("bets.chip_of", { chip: c.chip, who: owner }) : t("bets.hidden_chip_of", { who: owner }),
   }, swatch(info.seats, c.seat), c.chip || "?");
@@ -105,7 +106,7 @@ const GRAPES = ["purple", "light-blue", "orange"];
 
 function wineChip(c) {
   return html("span", {
-    class: "chip wine-chip", style: `background:${GRAPE_COLOURS[c.colour] || "#777"}`,
+    class: "chip wine-chip", style: `background:${GRAPE_COLOURS[c.colour] || "#777"}`, role: "img",
     title: t("wine.chip", { colour: t(`grape.${c.colour}`), value: c.value }),
     "aria-label": t("wine.chip", { colour: t(`grape.${c.colour}`), value: c.value }),
     "data-wine-chip": `${c.colour}:${c.value}`,
@@ -249,7 +250,9 @@ export function summaryPanel(summary, seats, extra = [], { card = false } = {}) 
   const sourceName = (s) => (has(`source.${s}`) ? t(`source.${s}`) : s);
   const winners = summary.winners || [];
   const order = seats.map((_, i) => i).sort((a, b) => summary.scores[b] - summary.scores[a] || a - b);
-  const trophy = (i) => (winners.includes(i) ? html("span", { class: "trophy", title: t("summary.winner_mark"), "aria-label": t("summary.winner_mark") }, " ★") : null);
+  const trophy = (i) => (winners.includes(i)
+    ? html("span", { class: "trophy", title: t("summary.winner_mark") }, html("span", { "aria-hidden": "true" }, " ★"), html("span", { class: "visually-hidden" }, ` (${t("summary.winner_mark")})`))
+    : null);
   let table;
   if (card) {
     table = html("table", {},
