@@ -53,7 +53,7 @@ def choose(legal: list[dict[str, Any]], seat: int) -> dict[str, Any]:
 def play(client: Any, game_id: str, tokens: list[str], *, until_bets: bool) -> list[Any]:
     """Play until both chips lie on the office (``until_bets``) or the game is over; returns
     the actions played."""
-    played = []
+    played: list[Any] = []
     for _ in range(40):
         view = state_of(client, game_id, tokens[0])["view"]
         if view["phase"] == "over":
