@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import PASS, Pass, PlaceFigure, PlaceTile
-from .board import DELTAS, OPPOSITE, RING, Geometry, decode, encode
+from .board import DELTAS, OPPOSITE, RING, Geometry, PrintedTile, decode, encode
 from .events import Event, GameEvent, ScoreEvent
 from .expansions.base import Decision, Expansion
 from .features import Feature
@@ -34,6 +34,7 @@ from .tiles import (
     ROAD,
     Orientation,
     TileType,
+    printed_city_tile,
     tile_by_id,
     tile_set,
 )
@@ -210,7 +211,7 @@ class Game:
         self.discarded: list[TileType] = []
         self.current_tile: TileType | None = None
         self.last_placed: PlacedTile | None = None
-        self.map: Any = None  # a maps.GameMap on a map game
+        self.map: Any = None  # a maps.GameMap on a map game (Any: callers check for None)
         self.geometry = Geometry()
         self._inactive: set[int] = set()  # printed tiles not yet reached by a played tile
         #: map games: names of the two start squares in use (D6), the start tile's first
@@ -255,7 +256,7 @@ class Game:
     def tile_sets(self) -> list[str]:
         sets = ["base"]
         for ext in self.expansions:
-            sets.extend(getattr(ext, "tile_sets", ()))
+            sets.extend(ext.tile_sets)
         return sets
 
     def _setup(self) -> None:
@@ -350,9 +351,7 @@ class Game:
             names = tuple(self.rng.sample(sorted(self.map.start_squares), 2))  # type: ignore
         return self.map.check_start_squares(names)  # type: ignore[no-any-return]
 
-    def _put_printed(self, printed: Any) -> None:
-        from .tiles import printed_city_tile
-
+    def _put_printed(self, printed: PrintedTile) -> None:
         pos = encode(printed.x, printed.y)
         orientation = printed_city_tile(printed.name, printed.open_edges).orientations[0]
         base = len(self.seg_feature)
