@@ -28,6 +28,7 @@ import sys
 import time
 from collections import defaultdict
 
+from carcassonne.cli.options import add_game_options, options_from_args
 from carcassonne.game import Game, GameOptions
 
 
@@ -97,26 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--batches", type=int, default=5, help="timed batches (default 5)")
     parser.add_argument("--games", type=int, default=200, help="games per batch (default 200)")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the first game")
-    parser.add_argument("--river", action="store_true")
-    parser.add_argument("--abbot", action="store_true")
-    parser.add_argument("--bets", action="store_true")
-    parser.add_argument("--map", metavar="NAME")
-    parser.add_argument("--map-chips", action="store_true")
+    add_game_options(parser)
+    parser.set_defaults(seed=1)  # the first game's seed; game i is shuffled with seed + i
     parser.add_argument("--profile", action="store_true", help="profile one batch instead")
     parser.add_argument("--top", type=int, default=25, help="profile entries to print")
     args = parser.parse_args(argv)
     if args.batches < 1 or args.games < 1:
         parser.error("--batches and --games must be at least 1")
-    options = GameOptions(
-        players=args.players,
-        river=args.river,
-        abbot=args.abbot,
-        bets=args.bets,
-        map=args.map,
-        map_chips=args.map_chips,
-    )
+    options = options_from_args(args)
     enabled = [
         n.replace("_", "-") for n in ("river", "abbot", "bets", "map_chips") if getattr(args, n)
     ]
