@@ -14,8 +14,15 @@ from __future__ import annotations
 import pytest
 
 from carcassonne import PASS, Game, GameEvent, PlaceFigure, PlaceTile, ScoreEvent
-from carcassonne.expansions.bets import CHIPS, PlaceBet, SettleAgainst
-from test_bets import all_chips_home, bet_events, bet_payouts, bets_of, turn
+from carcassonne.expansions.bets import PlaceBet, SettleAgainst
+from test_bets import (
+    all_chips_home,
+    bet_events,
+    bet_payouts,
+    bets_of,
+    six_chips_on_six_offices,
+    turn,
+)
 
 
 def bet_asks(game: Game) -> list[tuple[str, int | None]]:
@@ -35,17 +42,7 @@ def test_chip_settled_in_step_3_can_be_bet_again_in_step_4_of_that_turn() -> Non
     Seat 0 has all six chips on six offices (empty supply, so not asked, D17).  Its bets/08
     completes a 4-tile city through the offices of bets/03 and bets/05 (step 3): both chips come
     home, and in step 4 of the same turn seat 0 is asked again and bets one of them."""
-    script = [
-        ("bets/01", 1, 0, 90),
-        ("bets/02", 0, 1, 90),
-        ("bets/03", 1, -1, 0),
-        ("bets/04", 2, 0, 0),
-        ("bets/05", 0, -1, 90),
-        ("bets/06", 0, 2, 180),
-    ]
-    game = Game(players=2, bets=True, stack=(*(s[0] for s in script), "bets/08", "base/B"))
-    for (tile, x, y, rotation), chip in zip(script, CHIPS, strict=True):
-        turn(game, tile, x, y, rotation, bets={0: chip, 1: None})
+    game = six_chips_on_six_offices("bets/08", "base/B")
     assert bets_of(game).supply[0] == [] and game.active == 0
     game.apply(PlaceTile(0, -2, 180))
     game.apply(PASS)

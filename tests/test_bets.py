@@ -265,9 +265,9 @@ def test_bets_allowed_when_one_feature_of_the_tile_stays_open() -> None:
     assert [(s, c) for s, c in bets_of(game).offices[encode(0, -1)]] == [(0, "4"), (1, "3/5")]
 
 
-def test_seat_with_empty_supply_is_not_asked() -> None:
-    """Seat 0 has its six chips on six offices; on the seventh bookmaker tile only seat 1 is
-    asked (the empty-supply decision in expansions/bets.py)."""
+def six_chips_on_six_offices(*then: str) -> Game:
+    """Seat 0 has bet its six chips on the offices of bets/01-06 (seat 1 passed each time); the
+    stack then holds ``then``, and it is seat 0's turn."""
     script = [
         ("bets/01", 1, 0, 90),
         ("bets/02", 0, 1, 90),
@@ -276,9 +276,16 @@ def test_seat_with_empty_supply_is_not_asked() -> None:
         ("bets/05", 0, -1, 90),
         ("bets/06", 0, 2, 180),
     ]
-    game = Game(players=2, bets=True, stack=(*(s[0] for s in script), "bets/07", "base/B"))
+    game = Game(players=2, bets=True, stack=(*(s[0] for s in script), *then))
     for (tile, x, y, rotation), chip in zip(script, CHIPS, strict=True):
         turn(game, tile, x, y, rotation, bets={0: chip, 1: None})
+    return game
+
+
+def test_seat_with_empty_supply_is_not_asked() -> None:
+    """Seat 0 has its six chips on six offices; on the seventh bookmaker tile only seat 1 is
+    asked (the empty-supply decision in expansions/bets.py)."""
+    game = six_chips_on_six_offices("bets/07", "base/B")
     assert bets_of(game).supply[0] == []
     assert game.active == 0
     turn(game, "bets/07", 1, -2, 0, bets={1: "4"})
