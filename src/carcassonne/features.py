@@ -42,10 +42,6 @@ class Feature:
     def kind_name(self) -> str:
         return KIND_NAMES[self.kind]
 
-    @property
-    def tile_count(self) -> int:
-        return len(self.squares)
-
     def figure_counts(self) -> dict[int, int]:
         counts: dict[int, int] = {}
         for seat, _, _ in self.figures:

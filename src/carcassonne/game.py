@@ -222,7 +222,6 @@ class Game:
         self._legal: list[Any] | None = None
         self._queue: list[Decision] = []
         self._stage = _END_OF_TURN
-        self._completed: list[Feature] = []
         self.start_tile: TileType | None = None
 
         from .expansions import build_expansions
@@ -718,7 +717,6 @@ class Game:
                         completed.append(feature)
         for feature in completed:
             self.score_feature(feature, "completed")
-        self._completed = completed
         for ext in self._after_scoring:
             ext.after_scoring(self, completed)
         self._stage = _END_OF_TURN
@@ -864,7 +862,6 @@ class Game:
                 clone = clones[id(feature)] = feature.clone()
             new_features.append(clone)
         other.seg_feature = new_features
-        other._completed = [clones[id(f)] for f in self._completed if id(f) in clones]
         other.seg_pos = self.seg_pos.copy()
         other.board = self.board.copy()
         other.frontier = self.frontier.copy()
