@@ -687,7 +687,7 @@ def test_simulate_summary_reports_bet_points_per_seat_and_chip() -> None:
     from carcassonne.expansions.bets import bet_summary
 
     lines = bet_summary([_road_game(4), _road_game(5)])  # 4/7+ pays 7 twice, 5/8+ 8 once
-    assert lines[0] == "bets: points per game by seat: seat 1 7.00, seat 2 4.00 (mean 5.50)"
+    assert lines[0] == "bets: points per game by seat: seat 0: 7.00, seat 1: 4.00 (mean 5.50)"
     rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
     assert rows["4/7+"] == ["1.00", "100.0", "7.00", "7.00"]
     assert rows["5/8+"] == ["1.00", "50.0", "4.00", "4.00"]

@@ -347,7 +347,7 @@ def bet_summary(games: list[Game]) -> list[str]:
                 won[chip] += paid > 0
                 points[chip] += paid
     n = len(games)
-    seats = ", ".join(f"seat {s + 1} {p / n:.2f}" for s, p in enumerate(per_seat))
+    seats = ", ".join(f"seat {s}: {p / n:.2f}" for s, p in enumerate(per_seat))
     lines = [
         f"bets: points per game by seat: {seats} (mean {sum(per_seat) / n / players:.2f})",
         f"{'chip':<6} {'settled/game':>12} {'won %':>6} {'points/chip':>11} {'points/game':>11}",
