@@ -259,7 +259,7 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
     starts: dict[str, int] = {}
     for start in raw_starts:
         _require(
-            start in town_by_name,
+            isinstance(start, str) and start in town_by_name,
             f"{origin}: start square {start!r}",
             "is not the name of a town on this map",
         )
@@ -334,7 +334,7 @@ def load_map_file(path: str | Path) -> GameMap:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MapDataError(f"{path}: cannot read map file: {exc}") from exc
     game_map = parse_map(data, str(path))
     _FILES[key] = (stamp, game_map)

@@ -206,6 +206,13 @@ def _edge_list(tile_id: str, what: str, value: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _list(tile_id: str, raw: dict[str, Any], key: str) -> list[Any]:
+    value = raw.get(key, [])
+    if not isinstance(value, list):
+        raise TileDataError(f"tile {tile_id}: {key!r} must be a list")
+    return value
+
+
 def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
     if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
         raise TileDataError(f"set {set_name}: every tile needs a string 'name'")
@@ -238,18 +245,18 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
             owner[e] = len(segments)
 
     city_by_edge: dict[str, int] = {}
-    for i, city in enumerate(raw.get("cities", [])):
+    for i, city in enumerate(_list(tile_id, raw, "cities")):
         if not isinstance(city, dict):
             raise TileDataError(f"tile {tile_id}: city #{i + 1} must be an object")
         seg_edges = _edge_list(tile_id, f"city #{i + 1}", city.get("edges"))
         coa = city.get("coat_of_arms", 0)
-        if coa not in (0, 1, 2):
+        if coa not in (0, 1, 2) or isinstance(coa, bool):
             raise TileDataError(f"tile {tile_id}: city #{i + 1} has a bad coat_of_arms {coa!r}")
         claim_edges(CITY, seg_edges, f"city #{i + 1}")
         for e in seg_edges:
             city_by_edge[EDGE_NAMES[e]] = len(segments)
         segments.append(Segment(CITY, EDGE_NAMES[min(seg_edges)], seg_edges, coat_of_arms=coa))
-    for i, road in enumerate(raw.get("roads", [])):
+    for i, road in enumerate(_list(tile_id, raw, "roads")):
         seg_edges = _edge_list(tile_id, f"road #{i + 1}", road)
         if len(seg_edges) > 2:
             raise TileDataError(f"tile {tile_id}: road #{i + 1} touches more than two edges")
@@ -262,7 +269,7 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
 
     rivers: list[tuple[int, ...]] = []
     river_edges: set[int] = set()
-    for i, river in enumerate(raw.get("rivers", [])):
+    for i, river in enumerate(_list(tile_id, raw, "rivers")):
         seg_edges = _edge_list(tile_id, f"river #{i + 1}", river)
         for e in seg_edges:
             if edges[e] != RIVER_EDGE or e in river_edges:
@@ -276,7 +283,7 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
             raise TileDataError(f"tile {tile_id}: river edge {EDGE_NAMES[e]} has no river")
 
     half_owner: dict[int, int] = {}
-    for i, fld in enumerate(raw.get("fields", [])):
+    for i, fld in enumerate(_list(tile_id, raw, "fields")):
         if not isinstance(fld, dict) or not isinstance(fld.get("halves"), list):
             raise TileDataError(f"tile {tile_id}: field #{i + 1} needs a list 'halves'")
         halves = []
@@ -295,8 +302,11 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
         if not halves:
             raise TileDataError(f"tile {tile_id}: field #{i + 1} touches no half-edge")
         cities = []
-        for ref in fld.get("cities", []):
-            if ref not in city_by_edge:
+        refs = fld.get("cities", [])
+        if not isinstance(refs, list):
+            raise TileDataError(f"tile {tile_id}: field #{i + 1}: 'cities' must be a list")
+        for ref in refs:
+            if not isinstance(ref, str) or ref not in city_by_edge:
                 raise TileDataError(f"tile {tile_id}: field #{i + 1} borders unknown city {ref!r}")
             cities.append(city_by_edge[ref])
         segments.append(
@@ -311,7 +321,7 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
         if edges[h // 2] != CITY_EDGE and h not in half_owner:
             raise TileDataError(f"tile {tile_id}: half-edge {HALF_NAMES[h]} belongs to no field")
 
-    centre = tuple(raw.get("centre", []))
+    centre = tuple(_list(tile_id, raw, "centre"))
     for name in centre:
         if name not in KNOWN_CENTRES:
             raise TileDataError(f"tile {tile_id}: unknown centre feature {name!r}")
@@ -370,7 +380,7 @@ def load_tile_file(path: str | Path) -> TileSet:
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TileDataError(f"{path}: cannot read tile file: {exc}") from exc
     return parse_tile_set(data, str(path))
 

@@ -41,6 +41,8 @@ RECORD_FORMAT = "carcassonne-record/1"
 SEAT_KINDS = ("human", *BOT_NAMES)
 #: the shuffle that orders the tiles a typed-in game never named
 PHYSICAL_SEED = 0
+#: more copies of the base set than any table uses; bounds the work a record can ask for
+MAX_COPIES = 8
 
 _TOP_KEYS = {
     "format",
@@ -259,6 +261,8 @@ def _parse_options(raw: Any, seats: tuple[Seat, ...]) -> GameOptions:
     for key in ("players", "copies"):
         if key in raw:
             values[key] = _int(raw, key, where)
+    if not 1 <= values.get("copies", 1) <= MAX_COPIES:
+        raise RecordError(f"{where}: 'copies' must be from 1 to {MAX_COPIES}")
     for key, check in (("map", _str), ("meeples", _int)):
         if raw.get(key) is not None:
             values[key] = check(raw, key, where)
