@@ -129,9 +129,20 @@ def _bearer(request: Request) -> str | None:
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY_BYTES:
-        raise ProtocolError("the request is too large", "too-large")
+    """The request's JSON, read no further than :data:`MAX_BODY_BYTES` (a huge upload is cut
+    off as it arrives, not held in memory first)."""
+    too_large = ProtocolError(f"the request is larger than {MAX_BODY_BYTES} bytes", "too-large")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise too_large
+        chunks.append(chunk)
+    body = b"".join(chunks)
     try:
         return json.loads(body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -250,10 +261,13 @@ async def game_socket(websocket: WebSocket) -> None:
     """One client's live connection; see ``docs/web.md`` for the messages."""
     server = _server(websocket)
     await websocket.accept()
-    room = server.get(websocket.path_params["game_id"])
-    if room is None:
-        await websocket.send_json(_error("not-found", "there is no game with this id"))
-        await websocket.close(code=4404)
+    try:
+        room = server.get(websocket.path_params["game_id"])
+        if room is None:
+            raise ProtocolError("there is no game with this id", "not-found")
+    except ProtocolError as exc:
+        await websocket.send_json(_error(exc.code, str(exc)))
+        await websocket.close(code=4404 if exc.code == "not-found" else 4409)
         return
     conn: Connection | None = None
     sender: asyncio.Task[None] | None = None
@@ -315,10 +329,17 @@ async def game_socket(websocket: WebSocket) -> None:
                         }
                     )
             except ProtocolError as exc:
-                if conn is None:
-                    await websocket.send_json(_error(exc.code, str(exc)))
-                else:
-                    reply(_error(exc.code, str(exc)))
+                error = _error(exc.code, str(exc))
+            except Exception:
+                # A server bug on one message must not end the connection or reveal internals.
+                log.exception("game %s: failed on a client message", room.id)
+                error = _error("server", "the server failed on this message")
+            else:
+                continue
+            if conn is None:
+                await websocket.send_json(error)
+            else:
+                reply(error)
     finally:
         if conn is not None:
             room.conns.discard(conn)

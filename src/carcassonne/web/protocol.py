@@ -18,12 +18,15 @@ from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
 from ..game import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..maps import bundled_maps
 
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_ACTIONS_PER_MESSAGE = 4
 MAX_NAME_LENGTH = 24
 MAX_STACK = 400
 MAX_SEED = 2**63 - 1
+#: copies of the base set a web game (or an uploaded record) may use
+MAX_COPIES = 3
 SEAT_KINDS = ("human", "bot")
 
 
@@ -108,8 +111,7 @@ def parse_options(data: Any, players: int) -> GameOptions:
         },
     )
     game_map = opts.get("map")
-    if game_map is not None and (not isinstance(game_map, str) or not game_map.isidentifier()):
-        raise ProtocolError("options: 'map' must be a map name such as 'france', or null")
+    check_map(game_map, "bad-options")
     seed = opts.get("seed")
     if seed is not None:
         seed = _int(seed, "options: 'seed'", 0, MAX_SEED)
@@ -125,7 +127,7 @@ def parse_options(data: Any, players: int) -> GameOptions:
     meeples = opts.get("meeples")
     if meeples is not None:
         meeples = _int(meeples, "options: 'meeples'", 1, 20)
-    copies = _int(opts.get("copies", 1), "options: 'copies'", 1, 3)
+    copies = _int(opts.get("copies", 1), "options: 'copies'", 1, MAX_COPIES)
     starts = opts.get("start_squares")
     if starts is not None:
         if (
@@ -150,27 +152,42 @@ def parse_options(data: Any, players: int) -> GameOptions:
     )
 
 
-def options_to_json(options: GameOptions) -> dict[str, Any]:
-    """Every option, for storage (includes the seed and stack: never send this to a client)."""
+def check_map(name: Any, code: str) -> None:
+    """Only the bundled maps, by name: a map may also be a file path, which no client may pick."""
+    if name is not None and (not isinstance(name, str) or name not in bundled_maps()):
+        known = ", ".join(bundled_maps())
+        raise ProtocolError(f"cannot set up this game: unknown map {name!r} (maps: {known})", code)
+
+
+def options_to_json(options: GameOptions, seed_chosen: bool = False) -> dict[str, Any]:
+    """Every option, for storage (includes the seed and stack: never send this to a client),
+    and whether the creator chose the seed."""
     data = asdict(options)
     for key in ("stack", "start_squares"):
         if data[key] is not None:
             data[key] = list(data[key])
+    data["seed_chosen"] = seed_chosen
     return data
 
 
 def options_from_json(data: dict[str, Any]) -> GameOptions:
     data = dict(data)
+    data.pop("seed_chosen", None)
     for key in ("stack", "start_squares"):
         if data.get(key) is not None:
             data[key] = tuple(data[key])
     return GameOptions(**data)
 
 
-def public_options(options: GameOptions) -> dict[str, Any]:
+def public_options(options: GameOptions, seed_chosen: bool = False) -> dict[str, Any]:
     """The options everyone at the table may know: not the seed, not the stack order."""
-    # Players are told that the creator fixed the draw order, not what it is.
-    return {**rule_options_json(options), "fixed_stack": options.stack is not None}
+    # Players are told that the creator fixed the draw order (an explicit stack, or a seed
+    # they chose, from which the engine computes it), not what it is.
+    return {
+        **rule_options_json(options),
+        "fixed_stack": options.stack is not None,
+        "fixed_seed": seed_chosen,
+    }
 
 
 # ------------------------------------------------------------------------------ client messages

@@ -18,7 +18,7 @@ from typing import Any
 from ..formats.actions import action_to_json
 from ..formats.record import RecordError, read_record, record_from_game, replay_record
 from ..game import Game, GameOptions, GameSummary
-from .protocol import ProtocolError, public_event, public_options
+from .protocol import MAX_COPIES, ProtocolError, check_map, public_event, public_options
 from .rooms import SEAT_COLOURS, Room, board_info
 
 #: more actions than any real game has; bounds the work an uploaded record can cause
@@ -46,7 +46,8 @@ def record_of(room: Room) -> dict[str, Any]:
 def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
     seats = [{"name": s["name"], "kind": s["kind"]} for s in room.seats]
-    return frames(room.game.options, [a for _, a in room.game.history], seats, reveal=True)
+    actions = [a for _, a in room.game.history]
+    return frames(room.game.options, actions, seats, reveal=True, seed_chosen=room.seed_chosen)
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:
@@ -56,6 +57,11 @@ def frames_of_record(data: Any) -> dict[str, Any]:
             raise RecordError("a record must be a JSON object")
         if len(record.moves) > MAX_REPLAY_ACTIONS:
             raise RecordError(f"a record may have at most {MAX_REPLAY_ACTIONS} moves")
+        # The server's own limits: the bundled maps only (a record's map may be a file path)
+        # and no more copies than a web game may have, which bounds the frames' size.
+        if record.options.copies > MAX_COPIES:
+            raise RecordError(f"options: 'copies' must be at most {MAX_COPIES} here")
+        check_map(record.options.map, "bad-record")
         game = replay_record(record)
     except RecordError as exc:
         raise ProtocolError(f"cannot replay this record: {exc}", "bad-record") from None
@@ -89,7 +95,12 @@ def revealed_view(game: Game) -> dict[str, Any]:
 
 
 def frames(
-    options: GameOptions, actions: list[Any], seats: list[dict[str, str]], *, reveal: bool = False
+    options: GameOptions,
+    actions: list[Any],
+    seats: list[dict[str, str]],
+    *,
+    reveal: bool = False,
+    seed_chosen: bool = False,
 ) -> dict[str, Any]:
     """Replay ``actions`` from the start, keeping the spectator's view after each one
     (with ``reveal``, every betting chip face up: for games that are over)."""
@@ -120,7 +131,7 @@ def frames(
     return {
         "game": {
             "seats": [{**s, "seat": i, "colour": SEAT_COLOURS[i]} for i, s in enumerate(seats)],
-            "options": public_options(options),
+            "options": public_options(options, seed_chosen),
             "board": board_info(game),
         },
         "frames": out,

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..board import decode
-from ..bots import Bot, make_bot
-from ..formats.actions import action_from_json, action_to_json
+from ..bots import BOT_NAMES, Bot, make_bot
+from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSetupError, GameSummary, IllegalAction
 from .protocol import (
     MAX_SEED,
@@ -32,12 +33,18 @@ from .protocol import (
     public_event,
     public_options,
 )
-from .storage import Storage, StoredGame, token_digest
+from .storage import Storage, StorageError, StoredGame, token_digest
 
 log = logging.getLogger("carcassonne.web")
 
 SEAT_COLOURS = ("blue", "yellow", "green", "pink", "red", "black")
 EDGE_NAMES = ("N", "E", "S", "W")
+#: what :meth:`GameServer.create` hands out (``secrets.token_urlsafe``); anything else is no game
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+class GameLoadError(Exception):
+    """A stored game that cannot even be set up again (damaged options or seats)."""
 
 
 @dataclass(frozen=True)
@@ -101,22 +108,34 @@ class Room:
     """One game being played (or finished) on this server."""
 
     def __init__(self, stored: StoredGame, storage: Storage, bot_delay: float) -> None:
+        """Rebuild a stored game; raises :class:`GameLoadError` if it cannot be set up."""
         self.id = stored.id
         self.stored = stored
         self.storage = storage
         self.bot_delay = bot_delay
-        self.options = options_from_json(stored.options)
-        self.seats = stored.seats
         self.conns: set[Connection] = set()
         self.bots: dict[int, Bot] = {}
-        seed = self.options.seed or 0
-        for i, seat in enumerate(self.seats):
-            if seat["kind"] == "bot":
-                self.bots[i] = make_bot(seat["bot"], (seed * 31 + i) % MAX_SEED)
         self._bot_task: asyncio.Task[None] | None = None
-        #: set when stored actions no longer replay (an engine change): the game is frozen
+        #: set when stored actions no longer replay (an engine change, a damaged database):
+        #: the game is frozen, shown as it was before that action
         self.broken: str | None = None
-        self.game = self._rebuild()
+        # Stored data may come from an older version or a damaged file and can fail in any
+        # way; one such game must not stop the server from starting or serving the others.
+        try:
+            self.options = options_from_json(stored.options)
+            #: whether the creator chose the seed, and so could know the draw order
+            self.seed_chosen = bool(stored.options.get("seed_chosen", False))
+            self.seats = _checked_seats(stored.seats, self.options.players)
+            seed = self.options.seed or 0
+            for i, seat in enumerate(self.seats):
+                if seat["kind"] == "bot":
+                    self.bots[i] = make_bot(seat["bot"], (seed * 31 + i) % MAX_SEED)
+            self.game = self._rebuild()
+        except Exception as exc:
+            log.exception("game %s: cannot set it up again", self.id)
+            raise GameLoadError(
+                f"this game's stored setup no longer works: {_public_reason(exc)}"
+            ) from None
 
     # -------------------------------------------------------------------- building
 
@@ -128,10 +147,17 @@ class Room:
                 if game.to_move != seat:
                     raise IllegalAction(f"stored seat {seat} but seat {game.to_move} is to move")
                 game.apply(action_from_json(data))
-            except (IllegalAction, ValueError) as exc:
-                self.broken = f"stored action {ply + 1} no longer replays: {exc}"
-                log.error("game %s: %s", self.id, self.broken)
-                break
+            except Exception as exc:
+                self.broken = f"stored action {ply + 1} no longer replays: {_public_reason(exc)}"
+                log.error("game %s: %s (%r)", self.id, self.broken, exc)
+                # The failed action may have half-changed the game: replay up to just before it.
+                game = Game(self.options)
+                for _, earlier in self.stored.actions[:ply]:
+                    game.apply(action_from_json(earlier))
+                return game
+        if self.stored.damaged:
+            self.broken = self.stored.damaged
+            log.error("game %s: %s", self.id, self.broken)
         return game
 
     # -------------------------------------------------------------------- access
@@ -182,7 +208,7 @@ class Room:
                 }
                 for i, s in enumerate(self.seats)
             ],
-            "options": public_options(self.options),
+            "options": public_options(self.options, self.seed_chosen),
             "board": board_info(self.game),
             "hotseat": self.stored.hotseat_digest is not None,
         }
@@ -279,11 +305,17 @@ class Room:
                     game.apply(action)
                 except IllegalAction as exc:
                     raise ProtocolError(f"action {len(done) + 1}: {exc}", "illegal") from None
+                except Exception:
+                    log.exception("game %s: the engine failed on %r", self.id, action)
+                    raise ProtocolError(
+                        f"action {len(done) + 1}: the server failed on it", "server"
+                    ) from None
                 done.append((seat, action_to_json(action)))
-        except ProtocolError:
-            if done:
-                # The engine leaves the game unchanged only for the refused action; the
-                # earlier ones of the batch are undone by rebuilding from what is stored.
+        except ProtocolError as exc:
+            if done or exc.code == "server":
+                # The engine leaves the game unchanged only for a refused action; the earlier
+                # ones of the batch, or an action the engine failed on halfway, are undone by
+                # rebuilding from what is stored.
                 self.game = self._rebuild()
             raise
         self._commit(first_ply, done)
@@ -316,6 +348,9 @@ class Room:
             trial.apply(action)
         except IllegalAction as exc:
             raise ProtocolError(str(exc), "illegal") from None
+        except Exception:
+            log.exception("game %s: the engine failed on the preview of %r", self.id, action)
+            raise ProtocolError("the server failed on this preview", "server") from None
         if trial.phase != "figure":
             return []
         return [action_to_json(a) for a in trial.legal_actions()]
@@ -364,6 +399,32 @@ class Room:
             self._bot_task = None
 
 
+def _public_reason(exc: Exception) -> str:
+    """Why stored data failed, for every player of the game: the engine's and the readers' own
+    messages name only public things (an action, a seat); any other exception is named by its
+    type alone, as its text could quote the seed or the stack (the log has it all)."""
+    if isinstance(exc, IllegalAction | ActionFormatError | GameLoadError):
+        return str(exc)
+    return f"{type(exc).__name__} (details in the server log)"
+
+
+def _checked_seats(seats: Any, players: int) -> list[dict[str, Any]]:
+    """Stored seats, checked for what the server reads from them."""
+    if not isinstance(seats, list) or len(seats) != players:
+        raise GameLoadError(f"the stored seats are not a list of {players}")
+    for i, seat in enumerate(seats):
+        if not (
+            isinstance(seat, dict)
+            and seat.get("kind") in ("human", "bot")
+            and isinstance(seat.get("name"), str)
+            and isinstance(seat.get("digest"), str | None)
+        ):
+            raise GameLoadError(f"stored seat {i + 1} is malformed")
+        if seat["kind"] == "bot" and seat.get("bot") not in BOT_NAMES:
+            raise GameLoadError(f"stored seat {i + 1} has an unknown bot {seat.get('bot')!r}")
+    return seats
+
+
 def board_info(game: Game) -> dict[str, Any]:
     """The playing area: the open table, or a map's squares, large cities, towns, starts."""
     geometry = game.geometry
@@ -400,12 +461,15 @@ class GameServer:
         self.storage = storage
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
+        #: stored games that cannot be set up again -> why (answered as "broken")
+        self.unloadable: dict[str, str] = {}
 
     def create(
         self, seats: list[dict[str, Any]], options: Any, hotseat: bool
     ) -> tuple[Room, dict[str, Any]]:
         """Create and store a game; returns the room and the secret links (shown once)."""
-        if options.seed is None:
+        seed_chosen = options.seed is not None
+        if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
         try:
             Game(options)  # the engine judges the options before anything is stored
@@ -432,7 +496,9 @@ class GameServer:
                 digest = token_digest(tokens[i])
             stored_seats.append({**seat, "digest": digest})
         hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
-        self.storage.create_game(game_id, options_to_json(options), stored_seats, hotseat_digest)
+        self.storage.create_game(
+            game_id, options_to_json(options, seed_chosen), stored_seats, hotseat_digest
+        )
         room = self.get(game_id)
         assert room is not None
         secrets_out = {
@@ -444,18 +510,37 @@ class GameServer:
         return room, secrets_out
 
     def get(self, game_id: str) -> Room | None:
+        """The live game ``game_id`` (loaded from storage if need be); None if there is none.
+
+        Raises :class:`ProtocolError` ("broken", with the reason) for a stored game that can no
+        longer be set up.
+        """
         room = self.rooms.get(game_id)
-        if room is None:
-            stored = self.storage.load_game(game_id)
-            if stored is None:
-                return None
-            room = self.rooms[game_id] = Room(stored, self.storage, self.bot_delay)
-        return room
+        if room is not None:
+            return room
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        reason = self.unloadable.get(game_id)
+        if reason is None:
+            try:
+                stored = self.storage.load_game(game_id)
+                if stored is None:
+                    return None
+                room = self.rooms[game_id] = Room(stored, self.storage, self.bot_delay)
+                return room
+            except (StorageError, GameLoadError) as exc:
+                reason = self.unloadable[game_id] = str(exc)
+                log.error("game %s: %s", game_id, reason)
+        raise ProtocolError(reason, "broken")
 
     def resume(self) -> None:
-        """After a start: load unfinished games so that their bots move on."""
+        """After a start: load unfinished games so that their bots move on (a game that cannot
+        be loaded is logged and left out)."""
         for game_id in self.storage.unfinished_game_ids():
-            room = self.get(game_id)
+            try:
+                room = self.get(game_id)
+            except ProtocolError:
+                continue
             if room is not None:
                 room.kick_bots()
 

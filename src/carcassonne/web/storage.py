@@ -67,6 +67,8 @@ class StoredGame:
     finished: bool
     #: accepted actions in order, as (seat, action JSON)
     actions: list[tuple[int, dict[str, Any]]]
+    #: why the stored actions stop early (a row that is not JSON); None when all were read
+    damaged: str | None = None
 
 
 class StorageError(RuntimeError):
@@ -139,6 +141,12 @@ class Storage:
                 raise
 
     def load_game(self, game_id: str) -> StoredGame | None:
+        """The stored game, or None if there is none with this id.
+
+        Raises :class:`StorageError` if its options or seats are not JSON; an action row that
+        is not JSON ends the actions there and is named in ``damaged``, so that the game can
+        still be shown (frozen) while every other game goes on.
+        """
         with self._lock:
             row = self._db.execute(
                 "SELECT id, created, options, seats, hotseat_digest, finished FROM games "
@@ -150,14 +158,27 @@ class Storage:
             actions = self._db.execute(
                 "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", (game_id,)
             ).fetchall()
+        try:
+            options, seats = json.loads(row[2]), json.loads(row[3])
+        except (TypeError, ValueError) as exc:
+            raise StorageError(f"game {game_id}: its stored setup is not JSON ({exc})") from None
+        decoded: list[tuple[int, dict[str, Any]]] = []
+        damaged = None
+        for ply, (seat, action) in enumerate(actions):
+            try:
+                decoded.append((seat, json.loads(action)))
+            except (TypeError, ValueError):
+                damaged = f"stored action {ply + 1} is not JSON"
+                break
         return StoredGame(
             id=row[0],
             created=row[1],
-            options=json.loads(row[2]),
-            seats=json.loads(row[3]),
+            options=options,
+            seats=seats,
             hotseat_digest=row[4],
             finished=bool(row[5]),
-            actions=[(seat, json.loads(action)) for seat, action in actions],
+            actions=decoded,
+            damaged=damaged,
         )
 
     def unfinished_game_ids(self) -> list[str]:
