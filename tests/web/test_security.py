@@ -20,6 +20,7 @@ import json
 import random
 import re
 import sqlite3
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -607,3 +608,99 @@ def test_damaged_rows_break_only_their_own_game(db: Path) -> None:
             json={"actions": [CLOSE_CITY, figure]},
         )
         assert moved.status_code == 200 and moved.json()["view"]["scores"] == [4, 0]
+
+
+# ------------------------------------------------------------------------------ XSS in a browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Each would run script if it were parsed as HTML; 24 characters at most (a seat name's limit).
+HOSTILE = ["<img src=x onerror=X=1>", "<svg onload=X=2>", "<script>X=3</script>"]
+
+
+@pytest.fixture
+def live_server(db: Path) -> Any:
+    """The app on a loopback port in this process (uvicorn in a thread)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(db, bot_delay=0.05), host="127.0.0.1", port=port, log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.mark.skipif(
+    not CHROMIUM.exists() and not __import__("os").environ.get("CI"),
+    reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+)
+def test_hostile_text_is_shown_as_text_in_the_browser(live_server: str, tmp_path: Path) -> None:
+    """Seat names in the lobby, the game and a replay, an uploaded record's names and info,
+    and a server error quoting the upload: all appear as text, none becomes an element."""
+    from playwright.sync_api import expect, sync_playwright
+
+    def post(path: str, body: Any) -> Any:
+        request = urllib.request.Request(
+            f"{live_server}{path}",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())
+
+    seats = [
+        {"kind": "human", "name": HOSTILE[0]},
+        {"kind": "bot", "bot": "random", "name": HOSTILE[1]},
+    ]
+    created = post("/api/games", {"seats": seats, "options": {"stack": CITY_STACK}})
+    finished = Game(players=2, stack=tuple(CITY_STACK))
+    while not finished.is_over:
+        finished.apply(finished.legal_actions()[0])
+    from carcassonne.formats.record import record_from_game
+
+    record = record_from_game(finished, [{"name": h * 3, "kind": "human"} for h in HOSTILE[:2]])
+    record["info"] = {"event": HOSTILE[2], "note": HOSTILE[0]}
+    (tmp_path / "record.json").write_text(json.dumps(record), encoding="utf-8")
+    bad = {**record, "moves": [{"seat": 0, "tile": HOSTILE[0], "x": 0, "y": 1, "rotation": 0}]}
+    (tmp_path / "bad.json").write_text(json.dumps(bad), encoding="utf-8")
+
+    def no_injected_elements(page: Any) -> None:
+        assert page.evaluate("typeof X") == "undefined"
+        assert page.locator("img, script:not([src]), svg[onload]").count() == 0
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        page = browser.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        token = created["seats"][0]["token"]
+        page.goto(f"{live_server}/#/play/{created['id']}/{token}")
+        expect(page.locator(".scores .name").first).to_have_text(HOSTILE[0])
+        no_injected_elements(page)
+        page.goto(f"{live_server}/#/")  # the lobby lists this browser's games with their seats
+        expect(page.get_by_text(HOSTILE[1]).first).to_be_visible()
+        no_injected_elements(page)
+        page.goto(f"{live_server}/#/replay")
+        page.locator("[data-upload]").set_input_files(str(tmp_path / "bad.json"))
+        expect(page.locator(".error-box")).to_contain_text(HOSTILE[0])
+        no_injected_elements(page)
+        page.locator("[data-upload]").set_input_files(str(tmp_path / "record.json"))
+        expect(page.locator('[data-step="back"]')).to_be_visible()
+        expect(page.locator(".scores .name").first).to_have_text(HOSTILE[0] * 3)
+        no_injected_elements(page)
+        browser.close()
+    assert errors == []

@@ -44,7 +44,9 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
   return html("section", { class: "panel", "aria-label": t("scores.title") },
     html("h3", {}, t("scores.title")),
     html("table", { class: "scores" }, html("tbody", {}, rows)),
-    html("p", { class: "muted", "data-tiles-left": view.tiles_left }, t("scores.tiles_left", { n: view.tiles_left })));
+    html("p", { class: "muted", "data-tiles-left": view.tiles_left }, t("scores.tiles_left", { n: view.tiles_left })),
+    // Whoever fixed the stack or chose the seed can know the draw order: the others are told.
+    info.options && (info.options.fixed_stack || info.options.fixed_seed) ? html("p", { class: "muted", "data-fixed-order": "" }, t("scores.fixed_order")) : null);
 }
 
 // What each betting chip pays (RULES.md §3): [chip, wins at, points] rows for the help table.
