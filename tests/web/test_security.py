@@ -704,3 +704,34 @@ def test_hostile_text_is_shown_as_text_in_the_browser(live_server: str, tmp_path
         no_injected_elements(page)
         browser.close()
     assert errors == []
+
+
+def test_unreadable_rows_break_only_their_own_game(db: Path) -> None:
+    """SQLite reports a damaged page only when it is read: that game is refused with the
+    reason, and the server goes on with the others."""
+    app = create_app(db, bot_delay=0)
+    server, storage = app.state.server, app.state.storage
+    seats, options = parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2)
+    damaged, _ = server.create(seats, options, False)
+    server.rooms.clear()  # as after a restart: games are read again when asked for
+
+    class DamagedPage:
+        def __init__(self, real: sqlite3.Connection) -> None:
+            self.real = real
+
+        def execute(self, sql: str, params: Any = ()) -> Any:
+            if "FROM actions" in sql and params == (damaged.id,):
+                raise sqlite3.DatabaseError("database disk image is malformed")
+            return self.real.execute(sql, params)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.real, name)
+
+    storage._db = DamagedPage(storage._db)
+    with pytest.raises(ProtocolError, match="its rows cannot be read .*malformed") as refused:
+        server.get(damaged.id)
+    assert refused.value.code == "broken"
+    server.resume()  # starting up skips it
+    other, _ = server.create(seats, options, False)
+    other.submit(Principal(frozenset({0})), [action_from_json(CLOSE_CITY)])
+    assert len(storage.load_game(other.id).actions) == 1

@@ -143,21 +143,24 @@ class Storage:
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None if there is none with this id.
 
-        Raises :class:`StorageError` if its options or seats are not JSON; an action row that
-        is not JSON ends the actions there and is named in ``damaged``, so that the game can
-        still be shown (frozen) while every other game goes on.
+        Raises :class:`StorageError` if its rows cannot be read or its options or seats are not
+        JSON; an action row that is not JSON ends the actions there and is named in ``damaged``,
+        so that the game can still be shown (frozen) while every other game goes on.
         """
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, created, options, seats, hotseat_digest, finished FROM games "
-                "WHERE id=?",
-                (game_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            actions = self._db.execute(
-                "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", (game_id,)
-            ).fetchall()
+            try:
+                row = self._db.execute(
+                    "SELECT id, created, options, seats, hotseat_digest, finished FROM games "
+                    "WHERE id=?",
+                    (game_id,),
+                ).fetchone()
+                if row is None:
+                    return None
+                actions = self._db.execute(
+                    "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", (game_id,)
+                ).fetchall()
+            except sqlite3.DatabaseError as exc:
+                raise StorageError(f"game {game_id}: its rows cannot be read ({exc})") from None
         try:
             options, seats = json.loads(row[2]), json.loads(row[3])
         except (TypeError, ValueError) as exc:
