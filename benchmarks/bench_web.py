@@ -44,10 +44,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+def start_server(db: Path, port: int, games: int) -> subprocess.Popen[bytes]:
+    # every game is created from this one address at once: the per-client limit must allow it
     proc = subprocess.Popen(
         [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(port),
-         "--db", str(db), "--bot-delay", "0"],
+         "--db", str(db), "--bot-delay", "0", "--games-per-minute", str(max(10, games)),
+         "--max-games", str(max(1000, games))],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 15
@@ -113,7 +115,7 @@ async def run(games: int, seconds: float, seed: int) -> Stats:
     stats = Stats()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(Path(tmp) / "bench.sqlite3", port)
+        server = start_server(Path(tmp) / "bench.sqlite3", port, games)
         try:
             created = [create_game(port, seed + i) for i in range(games)]
             deadline = time.monotonic() + seconds

@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,8 @@ from .protocol import (
     parse_options,
     parse_seats,
 )
-from .rooms import Connection, GameServer, Room
+from .ratelimit import RateLimits, TokenBuckets, retry_after
+from .rooms import MAX_LIVE_GAMES, Connection, GameServer, Room
 from .storage import Storage, default_db_path
 from .tilegeom import tile_geometry_bytes
 
@@ -67,7 +68,9 @@ HTTP_STATUS = {
     "unauthorised": 403,
     "not-found": 404,
     "too-large": 413,
+    "rate-limited": 429,
     "server": 500,
+    "too-many-games": 503,
 }
 
 SECURITY_HEADERS = [
@@ -100,9 +103,20 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class RateLimited(ProtocolError):
+    """Too many requests of one kind from one client; ``wait`` seconds until the next is let in."""
+
+    def __init__(self, message: str, wait: float) -> None:
+        super().__init__(message, "rate-limited")
+        self.wait = wait
+
+
 def error_response(exc: ProtocolError) -> JSONResponse:
+    headers = {"retry-after": retry_after(exc.wait)} if isinstance(exc, RateLimited) else None
     return JSONResponse(
-        {"error": exc.code, "message": str(exc)}, status_code=HTTP_STATUS.get(exc.code, 409)
+        {"error": exc.code, "message": str(exc)},
+        status_code=HTTP_STATUS.get(exc.code, 409),
+        headers=headers,
     )
 
 
@@ -149,16 +163,33 @@ async def _json_body(request: Request) -> Any:
         raise ProtocolError(f"the request body is not JSON: {exc}") from None
 
 
-def _api(handler: Any) -> Any:
-    """Turns :class:`ProtocolError` into a JSON error response with a fitting status."""
+def _api(handler: Any, limit: str | None = None) -> Any:
+    """Turns :class:`ProtocolError` into a JSON error response with a fitting status; with
+    ``limit`` (a :class:`RateLimits` field) each client's requests are counted first."""
 
     async def endpoint(request: Request) -> Response:
         try:
+            if limit is not None:
+                _check_rate(request, limit)
             return await handler(request)  # type: ignore[no-any-return]
         except ProtocolError as exc:
             return error_response(exc)
 
     return endpoint
+
+
+def _check_rate(request: Request, limit: str) -> None:
+    """Spend one of the client's tokens for ``limit`` or refuse the request (before its body is
+    read). Clients are told apart by address only: behind a proxy they share one bucket."""
+    buckets: TokenBuckets = request.app.state.limits[limit]
+    wait = buckets.take(request.client.host if request.client else "")
+    if wait:
+        per_minute = buckets.limit.per_minute
+        raise RateLimited(
+            f"too many requests of this kind (at most {per_minute:g} a minute); "
+            f"try again in {retry_after(wait)} s",
+            wait,
+        )
 
 
 async def index(request: Request) -> Response:
@@ -359,12 +390,22 @@ async def game_socket(websocket: WebSocket) -> None:
 
 
 def create_app(
-    db_path: str | Path | None = None, *, bot_delay: float = 0.5, storage: Storage | None = None
+    db_path: str | Path | None = None,
+    *,
+    bot_delay: float = 0.5,
+    storage: Storage | None = None,
+    limits: RateLimits | None = None,
+    max_live_games: int = MAX_LIVE_GAMES,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The web app on a games database (default: the user's data directory)."""
+    """The web app on a games database (default: the user's data directory).
+
+    ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
+    server holds at once; ``clock`` (monotonic seconds) drives the rate limits, for tests."""
     if storage is None:
         storage = Storage(db_path if db_path is not None else default_db_path())
-    server = GameServer(storage, bot_delay=bot_delay)
+    server = GameServer(storage, bot_delay=bot_delay, max_live_games=max_live_games)
+    limits = limits or RateLimits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -378,17 +419,20 @@ def create_app(
         Route("/", index),
         Route("/api/meta", meta),
         Route("/api/tiles", tiles),
-        Route("/api/games", _api(create_game), methods=["POST"]),
+        Route("/api/games", _api(create_game, "create"), methods=["POST"]),
         Route("/api/games/{game_id}", _api(game_info)),
         Route("/api/games/{game_id}/state", _api(game_state)),
-        Route("/api/games/{game_id}/actions", _api(game_actions), methods=["POST"]),
+        Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
         Route("/api/games/{game_id}/record", _api(game_record)),
         Route("/api/games/{game_id}/replay", _api(game_replay)),
-        Route("/api/replay", _api(upload_replay), methods=["POST"]),
+        Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.server = server
     app.state.storage = storage
+    app.state.limits = {
+        name: TokenBuckets(getattr(limits, name), clock) for name in ("create", "replay", "action")
+    }
     return app

@@ -454,12 +454,20 @@ def board_info(game: Game) -> dict[str, Any]:
     return info
 
 
+#: default cap on unfinished games per server (each holds its engine state in memory)
+MAX_LIVE_GAMES = 1000
+
+
 class GameServer:
     """All rooms of one server: creation, lazy loading from storage, resuming after restart."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.5) -> None:
+    def __init__(
+        self, storage: Storage, bot_delay: float = 0.5, max_live_games: int = MAX_LIVE_GAMES
+    ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
+        #: unfinished games held in memory at once; creating one more is refused
+        self.max_live_games = max_live_games
         self.rooms: dict[str, Room] = {}
         #: stored games that cannot be set up again -> why (answered as "broken")
         self.unloadable: dict[str, str] = {}
@@ -468,6 +476,13 @@ class GameServer:
         self, seats: list[dict[str, Any]], options: Any, hotseat: bool
     ) -> tuple[Room, dict[str, Any]]:
         """Create and store a game; returns the room and the secret links (shown once)."""
+        live = sum(1 for room in self.rooms.values() if not (room.game.is_over or room.broken))
+        if live >= self.max_live_games:
+            raise ProtocolError(
+                f"this server already runs {live} unfinished games, its limit; "
+                "try again when some have ended",
+                "too-many-games",
+            )
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
