@@ -210,7 +210,8 @@ def _abbot_in_hand(game: Game) -> float:
 
 
 def test_greedy_does_not_see_face_down_map_chips() -> None:
-    """Trying a placement on a copy turns its chip up; the bot must not value what it saw."""
+    """Trying a placement turns its chip up; the bot plays on a determinization, so what it sees
+    there is a random deal, the same whichever chip really lies there."""
     from carcassonne.board import encode
 
     rng = random.Random(2)
@@ -235,3 +236,23 @@ def test_greedy_does_not_see_face_down_map_chips() -> None:
     seen_swapped = GreedyBot(0).score_actions(swapped)
     assert [a for _, a in seen] == [a for _, a in seen_swapped]
     assert [v for v, _ in seen] == pytest.approx([v for v, _ in seen_swapped])
+
+
+def test_greedy_choice_does_not_depend_on_hidden_information() -> None:
+    """At every decision of a game with everything hidden (stack order, bet chips, face-down map
+    chips, the abbot's recall settling bets), the bot scores and picks alike in the real game
+    and in another deal its seat cannot tell apart, for the same bot seed."""
+    game = Game(players=2, seed=1, bets=True, abbot=True, map="france", map_chips=True)
+    bots = [GreedyBot(1), make_bot("random", 1)]
+    decisions = 0
+    while not game.is_over:
+        if game.to_move == 0 and len(game.legal_actions()) > 1:
+            other_deal = game.determinized(0, random.Random(decisions))
+            if game.phase in ("tile", "figure"):
+                seen = GreedyBot(decisions).score_actions(game)
+                assert seen == GreedyBot(decisions).score_actions(other_deal)
+            choice = GreedyBot(decisions).choose(game)
+            assert choice == GreedyBot(decisions).choose(other_deal)
+            decisions += 1
+        game.apply(bots[game.to_move].choose(game))
+    assert decisions > 50

@@ -885,6 +885,32 @@ class Game:
         other._bind_hooks()
         return other
 
+    def determinized(self, seat: int, rng: random.Random) -> Game:
+        """A copy in which everything ``seat`` cannot know is dealt again at random, consistently
+        with what it can know: a sampled world for information-fair search.
+
+        ``seat``'s view (:meth:`view`), the scores, board and figures are unchanged.  The
+        remaining stack is shuffled (its draw order is hidden; the current tile and the number
+        of tiles left stay), then every expansion re-deals its own hidden state
+        (:meth:`Expansion.redeal_hidden`).  Hidden items are put in a canonical order before
+        being shuffled, so the copy depends only on what ``seat`` knows and on ``rng``: two games
+        ``seat`` cannot tell apart give the same copy from generators in the same state.  The
+        copy's options carry no seed or stack (either would reveal the deal): it is for search,
+        not for records.
+        """
+        if not 0 <= seat < self.players:
+            raise ValueError(f"seat must be between 0 and {self.players - 1}, not {seat}")
+        other = self.copy()
+        other.rng = random.Random(rng.getrandbits(64))
+        stack = sorted(other.stack, key=lambda tile: tile.id)
+        rng.shuffle(stack)
+        other.stack = stack
+        for ext in other.expansions:
+            if _overrides(ext, "redeal_hidden"):
+                ext.redeal_hidden(other, seat, rng)
+        other.options = replace(self.options, seed=None, stack=None)
+        return other
+
     # ------------------------------------------------------------------------------- views
 
     def _printed_positions(self) -> set[int]:

@@ -10,11 +10,10 @@ far).  The chip is settled against the first of the tile's open features to comp
 feature is weighted by how soon it may complete (``1 / o``); a completed-but-unscored feature
 (this turn's step 3 is still to come) decides alone.
 
-The bot only uses what its seat may know: the values of its own chips; another seat's chip counts
-as the average of the six chips.  The same estimate, registered as an evaluation adjustment,
-makes the greedy bot value the bets lying on offices when it places tiles, and replaces the
-payoffs of other seats' chips that a look-ahead copy has flipped (their values are hidden) by that
-average.
+The bot values its own chips by their values and another seat's chip as the average of the six
+(the bot plays on a determinization, where other seats' chips are a random deal, so their values
+there are only a sample).  The same estimate, registered as an evaluation adjustment, makes the
+greedy bot value the bets lying on offices when it places tiles.
 
 Registered by :mod:`carcassonne.expansions.bets` (:func:`register`).
 """
@@ -27,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import PASS
 from ..board import encode
-from ..events import ScoreEvent
 from ..expansions.bets import BET, CHIPS, SETTLE, SETTLE_FINAL, Bets, PlaceBet, chip_payoff
 from ..tiles import CITY, ROAD
 
@@ -168,15 +166,9 @@ def settle_policy(game: Game, bot: GreedyBot) -> Any:
 
 
 def bets_adjustment(before: Game, after: Game, seat: int) -> list[float]:
-    """Per seat: expected payoff of its chips on offices, as ``seat`` may estimate it; and, for
-    chips of other seats that ``after`` (a look-ahead copy of ``before``) has already flipped,
-    the average payoff instead of the revealed one."""
+    """Per seat: expected payoff of its chips lying on offices in ``after``, as ``seat`` may
+    estimate it (its own chips by value, the others' as the average chip)."""
     values = [0.0] * after.players
-    for event in after.events[len(before.events) :]:
-        if isinstance(event, ScoreEvent) and event.source == "bet":
-            owner = event.detail["owner"]
-            if owner != seat:
-                values[owner] += payoff(None, event.detail["tiles"]) - event.detail["paid"]
     if after.is_over:
         return values
     tiles_left = len(before.stack)

@@ -11,6 +11,13 @@ they border), plus what figures still in hand are worth (the fewer left, the mor
 The figure phase re-derives the same choice from the position, so the bot keeps no plan between
 calls and can take over any position.
 
+The bot is information-fair: at each decision it looks only at a determinization of the game
+(:meth:`Game.determinized`, drawn from its seeded generator), a copy in which everything its seat
+cannot know (the stack order, other seats' bet chips, face-down map chips) is dealt again at
+random, and does all its look-ahead on copies of that.  A look-ahead that draws the next tile or
+turns a chip up therefore sees a sample, never the real hidden state, and the bot's choice
+depends only on what its seat knows and on its seed.
+
 Other phases (expansion decisions such as ``bet``, ``settle``, ``wine``) go through a **policy
 registry**.  The bundled expansions' policies live in ``bots/bets_policy.py`` and
 ``bots/mapchips_policy.py`` and are installed when this module loads; any other code registers
@@ -23,13 +30,15 @@ the same way::
 
     register_policy("bet", bet_policy)
 
-A policy may use ``bot.rng`` (seeded: keep the bot deterministic), ``bot.evaluator(game)``,
+A policy is handed the determinization (its legal actions are the real game's) and may use
+``bot.rng`` (seeded: keep the bot deterministic), ``bot.evaluator(game)``,
 ``bot.lookahead(game)`` and ``bot.pick(scored)``.  Phases without a policy fall back to
 ``lookahead``: each legal action is applied to a copy and the resulting positions are compared
 (so a decision whose outcome the evaluation cannot tell apart is effectively a random one).
 
-Expansions whose assets or hidden information the evaluation should account for register an
-adjustment (:func:`evaluate.register_adjustment`) rather than a policy.
+Expansions whose assets the evaluation should account for register an adjustment
+(:func:`evaluate.register_adjustment`) rather than a policy; hidden state needs none, since the
+expansion re-deals it for the determinization (:meth:`Expansion.redeal_hidden`).
 
 Ties are broken with the bot's seeded generator, so a bot with a given seed plays a given game
 identically every time.
@@ -75,17 +84,25 @@ class GreedyBot:
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]
+        world = self.determinize(game)
         policy = _POLICIES.get(game.phase)
         if policy is not None:
-            return policy(game, self)
-        return self.pick(self.score_actions(game))
+            return policy(world, self)
+        return self.pick(self._score_actions(world))
+
+    def determinize(self, game: Game) -> Game:
+        """A copy of ``game`` with what the deciding seat cannot know dealt at random."""
+        return game.determinized(game.to_move, self.rng)
 
     def score_actions(self, game: Game) -> list[tuple[float, Any]]:
         """(worth, action) for every legal action, as the bot sees them (policies aside).
 
         Worth is the bot's value minus the best opponent's after the action (for a tile: with
-        the best step-2 choice that follows it).
+        the best step-2 choice that follows it), in one determinization of ``game``.
         """
+        return self._score_actions(self.determinize(game))
+
+    def _score_actions(self, game: Game) -> list[tuple[float, Any]]:
         phase = game.phase
         if phase == "tile":
             return self._score_placements(game, game.legal_actions())

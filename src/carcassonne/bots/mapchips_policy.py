@@ -34,32 +34,13 @@ def wine_policy(game: Game, bot: GreedyBot) -> Any:
     return bot.pick(scored)
 
 
-def hidden_chips(before: Game, after: Game, seat: int) -> list[float]:
-    """Keep face-down chips hidden from a bot that tries placements on copies of the game.
-
-    A copy turns a collected chip up and pays its true value; count it instead at the mean value
-    of the chips still face down, which every player can work out (the chip set minus the chips
-    turned up so far).
-    """
-    from ..events import ScoreEvent
-
-    adjust = [0.0] * after.players
-    face_down = before.expansion("map-chips").face_down
-    if not face_down:
-        return adjust
-    mean = sum(chip.value for chip in face_down.values()) / len(face_down)
-    for event in after.events[len(before.events) :]:
-        if isinstance(event, ScoreEvent) and event.source == "map-chip":
-            for owner, points in event.points.items():
-                adjust[owner] += mean - points
-    return adjust
-
-
 def register() -> None:
-    """Plug the wine policy into the greedy bot, and keep chips hidden from its evaluation."""
-    from ..expansions.mapchips import WINE, MapChips
-    from .evaluate import register_adjustment
+    """Plug the wine policy into the greedy bot.
+
+    Face-down chips need no evaluation adjustment: the bot looks ahead on a determinization, in
+    which they are dealt again at random (:meth:`MapChips.redeal_hidden`).
+    """
+    from ..expansions.mapchips import WINE
     from .greedy import register_policy
 
     register_policy(WINE, wine_policy)
-    register_adjustment(MapChips.name, hidden_chips)

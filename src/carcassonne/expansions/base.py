@@ -12,7 +12,8 @@ legal actions (:meth:`Expansion.decision_actions`) and hands it the chosen one
 
 Only hooks an expansion overrides are called, so an unused hook costs nothing on the hot path.
 Expansion state lives on the expansion object; :meth:`Expansion.copy` must copy it for
-:meth:`Game.copy`.
+:meth:`Game.copy`, and an expansion with hidden state re-deals it in
+:meth:`Expansion.redeal_hidden` for :meth:`Game.determinized`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
+    import random
+
     from ..features import Feature
     from ..game import Game, PlacedTile
     from ..tiles import Orientation
@@ -89,6 +92,17 @@ class Expansion:
     def view(self, game: Game, seat: int | None) -> dict[str, Any]:
         """This expansion's part of a seat's view (``None``: a spectator)."""
         return {}
+
+    def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
+        """Deal this expansion's hidden state again at random, as ``seat`` cannot tell it apart.
+
+        Called by :meth:`Game.determinized` on the copy's own expansions, after the stack was
+        shuffled.  Change only what ``seat`` cannot see (its view must stay the same), keep the
+        state legal and consistent (counts, ownership, the record in ``game.history``), and put
+        hidden items in a canonical order before shuffling them with ``rng``, so that the result
+        depends on what ``seat`` knows and on ``rng`` only.  An expansion without hidden state
+        does not override it.
+        """
 
     def copy(self) -> Expansion:
         """An independent copy of this expansion's state."""

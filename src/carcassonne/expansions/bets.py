@@ -37,12 +37,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..actions import PASS, Pass
-from ..board import decode
-from ..events import ScoreEvent
+from ..board import decode, encode
+from ..events import GameEvent, ScoreEvent
 from ..tiles import CITY, KIND_NAMES, ROAD
 from .base import Decision, Expansion
 
 if TYPE_CHECKING:
+    import random
+
     from ..features import Feature
     from ..game import Game
 
@@ -129,6 +131,58 @@ class Bets(Expansion):
         other._final = self._final.copy()
         other._final_open = self._final_open
         return other
+
+    def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
+        """For every other seat, deal the chips ``seat`` has not seen (its supply and its
+        face-down chips on offices) again among those places.
+
+        Which offices hold a chip of which seat is public, so every chip stays where it is and
+        only values move.  That seat's bets in ``game.history`` are rewritten to match, so the
+        record agrees with the state.
+        """
+        order = _CHIP_ORDER.__getitem__
+        for owner in range(game.players):
+            if owner == seat:
+                continue
+            spots = [
+                (pos, i)
+                for pos, chips in self.offices.items()
+                for i, (chip_owner, _) in enumerate(chips)
+                if chip_owner == owner
+            ]
+            hidden = sorted(
+                self.supply[owner] + [self.offices[p][i][1] for p, i in spots], key=order
+            )
+            rng.shuffle(hidden)
+            for (pos, i), chip in zip(spots, hidden, strict=False):
+                self.offices[pos][i] = (owner, chip)
+            self.supply[owner] = sorted(hidden[len(spots) :], key=order)
+        self._rewrite_bets(game, seat)
+
+    def _rewrite_bets(self, game: Game, seat: int) -> None:
+        """Make other seats' bets in the history name the chips now lying on their offices.
+
+        A seat bets at most once on an office (only right after its tile is placed), and the
+        k-th ``bet`` event of a seat logs the square of its k-th bet action; a chip still on
+        that office is the one the action placed.
+        """
+        squares: dict[int, list[int]] = {}
+        for event in game.events:
+            if isinstance(event, GameEvent) and event.type == "bet" and event.seat != seat:
+                assert event.seat is not None
+                squares.setdefault(event.seat, []).append(encode(*event.detail["square"]))
+        placed = {
+            (owner, pos): chip for pos, chips in self.offices.items() for owner, chip in chips
+        }
+        history = game.history
+        counts: dict[int, int] = {}
+        for index, (owner, action) in enumerate(history):
+            if owner == seat or not isinstance(action, PlaceBet):
+                continue
+            k = counts[owner] = counts.get(owner, -1) + 1
+            chip = placed.get((owner, squares[owner][k]))
+            if chip is not None:
+                history[index] = (owner, _PLACE_BET[chip])
 
     # ------------------------------------------------------------------------ features of a tile
 

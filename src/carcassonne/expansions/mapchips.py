@@ -257,6 +257,15 @@ class MapChips(Expansion):
         other.sold = self.sold.copy()
         return other
 
+    def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
+        """Shuffle the face-down chips among their squares: where they lie is public, which
+        chip lies where is not (the chips collected or sold are face up, so the set of chips
+        still face down is public too)."""
+        squares = sorted(self.face_down)
+        chips = sorted(self.face_down.values())
+        rng.shuffle(chips)
+        self.face_down = dict(zip(squares, chips, strict=True))
+
     def setup(self, game: Game) -> None:
         game_map = game.map
         used = frozenset(game_map.start_squares[name] for name in game.used_start_squares)

@@ -15,6 +15,8 @@ from ..tiles import RIVER_EDGE, Orientation, tile_by_id, tile_set
 from .base import Expansion
 
 if TYPE_CHECKING:
+    import random
+
     from ..game import Game, PlacedTile
 
 STRAIGHT, RIGHT, LEFT = 0, 1, 3
@@ -61,6 +63,19 @@ class River(Expansion):
         # The stack is drawn from its end: the river comes first, the lake last of the river.
         game.stack.append(lake)
         game.stack.extend(reversed(middle))
+
+    def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
+        """Put the shuffled stack back in the order everybody knows from setup: the river tiles
+        first, the lake last of them (only their order among themselves is hidden)."""
+        if game.options.stack is not None:
+            return  # an explicit stack promises no such order
+        lake = f"river/{tile_set('river').last_tile}"
+        stack = game.stack  # drawn from its end
+        game.stack = (
+            [t for t in stack if not t.rivers]
+            + [t for t in stack if t.id == lake]
+            + [t for t in stack if t.rivers and t.id != lake]
+        )
 
     def restricts_placement(self, game: Game) -> bool:
         tile = game.current_tile
