@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient
+from web_helpers import TestClient, auth, hello
 
 from carcassonne.formats.record import read_record, replay_record
 from carcassonne.web import create_app
@@ -46,19 +46,6 @@ def create(client: Any, seats: list[dict[str, Any]], **options: Any) -> dict[str
 def two_humans(client: Any, **options: Any) -> tuple[str, str, str]:
     created = create(client, [HUMAN, {"kind": "human", "name": "Bo"}], **options)
     return created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
-
-
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
-    """Greet and return the first state message."""
-    ws.send_json({"type": "hello", "token": token})
-    assert ws.receive_json()["type"] == "welcome"
-    state = ws.receive_json()
-    assert state["type"] == "state"
-    return state
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
 
 
 def state_of(client: Any, game_id: str, token: str) -> dict[str, Any]:

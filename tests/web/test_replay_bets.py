@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient
+from web_helpers import TestClient, auth
 
 from carcassonne.formats.actions import action_from_json
 from carcassonne.formats.record import record_from_game
@@ -29,10 +29,6 @@ SEATS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 def client(tmp_path: Path) -> Any:
     with TestClient(create_app(tmp_path / "games.sqlite3", bot_delay=0)) as c:
         yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
 
 
 def state_of(client: Any, game_id: str, token: str | None) -> dict[str, Any]:

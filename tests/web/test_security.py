@@ -28,7 +28,7 @@ import anyio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from web_helpers import TestClient
+from web_helpers import TestClient, auth, hello
 
 import carcassonne.web as web_package
 from carcassonne.formats.actions import action_from_json
@@ -62,18 +62,6 @@ def create(client: Any, seats: list[dict[str, Any]] = HUMANS, **options: Any) ->
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
-
-
-def hello(ws: Any, token: str | None) -> dict[str, Any]:
-    ws.send_json({"type": "hello", "token": token})
-    assert ws.receive_json()["type"] == "welcome"
-    state = ws.receive_json()
-    assert state["type"] == "state"
-    return state
 
 
 # ------------------------------------------------------------------------------ XSS
