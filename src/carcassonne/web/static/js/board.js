@@ -21,6 +21,15 @@ const FIT_MAX_SCALE = 1.25;
 // The played area is shown at least this many squares across and down (fewer on a phone).
 const FIT_MIN_SQUARES = [6, 5];
 const FIT_SQUARE_PX = 120;
+// On a touch screen the figure spots are chosen on a magnified copy of the tile: a tap target is
+// at least 44 px across (the usual guideline for fingers), and the closest two spots of any tile
+// are about 20 units apart, so the copy shows 2.2 px per unit and each target is 10 units round.
+const PICKER_MARGIN = 10;
+const PICKER_PX_PER_UNIT = 2.2;
+const PICKER_TARGET = 10;
+// The board's layers the magnified copy repeats (not the squares to place on, not the spots).
+const PICKER_LAYERS = ["map", "tiles", "marks", "overlay", "pending", "labels", "figures", "spots"];
+let boardCount = 0;
 
 export class BoardView {
   constructor(container, { onSquare, onHover, onSpot } = {}) {
@@ -31,7 +40,8 @@ export class BoardView {
     // A group, not an image: the squares and figure spots inside are buttons.
     this.svg = svg("svg", { class: "board", role: "group", "aria-label": t("board.label") }, container);
     this.viewport = svg("g", {}, this.svg);
-    const layer = (name) => svg("g", { class: `layer-${name}` }, this.viewport);
+    this.id = `board-${++boardCount}`;
+    const layer = (name) => svg("g", { class: `layer-${name}`, id: `${this.id}-${name}` }, this.viewport);
     this.layers = {
       map: layer("map"),
       tiles: layer("tiles"),
@@ -56,7 +66,8 @@ export class BoardView {
     this.bounds = null;
     this.installPanZoom();
     this.tools = html("div", { class: "board-tools" });
-    container.appendChild(this.tools);
+    this.picker = html("div", { class: "spot-picker hidden" });
+    container.append(this.tools, this.picker);
     this.renderTools();
     // A resized window (or a phone turned) refits a view that follows the game.
     this.resizer = new ResizeObserver(() => {
@@ -546,21 +557,27 @@ export class BoardView {
 
   /**
    * Clickable figure spots on a tile: `spots` = [{key, location, selected}], plus the figure
-   * (if any) standing on the selected one.
+   * (if any) standing on the selected one. With a finger (coarse pointer) the spots on the board
+   * only show where they are, and the choice is made on a magnified copy of the tile.
    */
   setSpots(tile, spots = [], chosen = null) {
     const g = this.layers.spots;
     g.replaceChildren();
+    const byFinger = spots.length > 0 && matchMedia("(pointer: coarse)").matches;
+    this.setPicker(byFinger ? tile : null, spots);
     if (!tile) return;
     for (const spot of spots) {
       const at = spotOf(tile.tile, tile.rotation, spot.location);
       if (!at) continue;
-      const s = svg("g", {
-        class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location,
-        role: "button", tabindex: 0, "aria-label": spot.label || spot.location, "aria-pressed": spot.selected ? "true" : "false",
-      }, g);
+      const label = spot.label || spot.location;
+      const s = byFinger
+        ? svg("g", { class: "spot-mark" + (spot.selected ? " selected" : ""), "aria-hidden": "true" }, g)
+        : svg("g", {
+          class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location,
+          role: "button", tabindex: 0, "aria-label": label, "aria-pressed": spot.selected ? "true" : "false",
+        }, g);
       svg("circle", { cx: tile.x * S + at[0], cy: tile.y * S + at[1], r: 8 }, s);
-      s.appendChild(titleOf(spot.label || spot.location));
+      if (!byFinger) s.appendChild(titleOf(label));
     }
     if (chosen) {
       const at = spotOf(tile.tile, tile.rotation, chosen.location);
@@ -573,6 +590,53 @@ export class BoardView {
         });
       }
     }
+  }
+
+  /**
+   * The magnified tile for choosing a figure spot by finger (hidden when `tile` is null): the
+   * board's own drawing around the tile, repeated at a fixed size, with a large target per spot.
+   */
+  setPicker(tile, spots) {
+    this.picker.classList.toggle("hidden", !tile);
+    if (!tile) {
+      this.picker.replaceChildren();
+      return;
+    }
+    const side = S + 2 * PICKER_MARGIN;
+    const px = Math.round(side * PICKER_PX_PER_UNIT);
+    const view = svg("svg", {
+      class: "spot-picker-tile", width: px, height: px,
+      viewBox: `${tile.x * S - PICKER_MARGIN} ${tile.y * S - PICKER_MARGIN} ${side} ${side}`,
+      role: "group", "aria-label": t("board.spot_picker"),
+    });
+    for (const name of PICKER_LAYERS) svg("use", { href: `#${this.id}-${name}`, "pointer-events": "none" }, view);
+    for (const spot of spots) {
+      const at = spotOf(tile.tile, tile.rotation, spot.location);
+      if (!at) continue;
+      const label = spot.label || spot.location;
+      const s = svg("g", {
+        class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location,
+        role: "button", tabindex: 0, "aria-label": label, "aria-pressed": spot.selected ? "true" : "false",
+      }, view);
+      const [cx, cy] = [tile.x * S + at[0], tile.y * S + at[1]];
+      svg("circle", { cx, cy, r: PICKER_TARGET, class: "spot-target" }, s);
+      svg("circle", { cx, cy, r: PICKER_TARGET * 0.55, class: "spot-dot" }, s);
+      s.appendChild(titleOf(label));
+    }
+    const choose = (e) => {
+      const spot = e.target.closest && e.target.closest(".spot");
+      if (!spot) return false;
+      this.onSpot(spot.dataset.key);
+      return true;
+    };
+    view.addEventListener("click", choose);
+    view.addEventListener("keydown", (e) => {
+      if ((e.key === "Enter" || e.key === " ") && choose(e)) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    });
+    this.picker.replaceChildren(html("div", { class: "spot-picker-hint" }, t("board.spot_picker")), view);
   }
 
   /** Outline squares (e.g. the office whose bet is being decided). */

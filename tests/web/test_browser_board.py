@@ -1,0 +1,88 @@
+"""End-to-end tests of the board's drawing aids in real Chromium: the figure-spot picker on a
+phone, the map of France drawn under the grid, and the score chart.
+
+The server, browser and page fixtures are those of ``test_browser.py`` (skipped the same way
+without Chromium); screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import urllib.request
+from typing import Any
+
+import test_browser as browser_tests
+from playwright.sync_api import Browser, expect
+from test_browser import Server, my_turn, shot
+
+# The same fixtures as the other browser tests: one Chromium, a fresh server per test.
+browser = browser_tests.browser
+server = browser_tests.server
+page = browser_tests.page
+
+# Fingers need tap targets at least this wide (the usual guideline for touch screens).
+TAP_PX = 44
+
+
+def view_of(server: Server, game: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The seat's view of the game, from the server (what the page was told, not its drawing)."""
+    request = urllib.request.Request(
+        f"{server.url}/api/games/{game['id']}/state",
+        headers={"authorization": f"Bearer {game['seats'][seat]['token']}"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())["view"]  # type: ignore[no-any-return]
+
+
+def test_phone_picks_a_figure_spot_on_a_magnified_tile(server: Server, browser: Browser) -> None:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # bets/04 is a bookmaker tile with five figure spots: a city, a road, two fields and the
+    # office's field, crowded on a tile about 75 px wide on this screen.
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+         "options": {"bets": True, "stack": ["bets/04", "base/B", "base/K"]}}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    picker = page.locator(".spot-picker")
+    expect(picker).to_be_hidden()
+    page.locator(".hl-legal").first.tap()
+    expect(page.locator(".hl-pending")).to_be_attached()
+    targets = picker.locator(".spot")
+    expect(targets).to_have_count(5)
+    expect(picker).to_be_visible()
+    # The board's own spots only show where the figure would stand: one button per spot.
+    expect(page.locator(".spot")).to_have_count(5)
+    tile_px = page.locator(".hl-pending").bounding_box()
+    assert tile_px and tile_px["width"] < 100  # the tile on the board is too small for fingers
+    boxes = [targets.nth(i).bounding_box() for i in range(5)]
+    for box in boxes:
+        assert box and box["width"] >= TAP_PX and box["height"] >= TAP_PX, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    centres = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes if b]
+    for a, b in itertools.combinations(centres, 2):
+        assert math.dist(a, b) >= TAP_PX, (a, b)  # round targets that do not overlap
+    shot(page, "20-phone-spot-picker")
+
+    # A tap on a target chooses that spot; the figure shows on the board and in the picker.
+    chosen = targets.nth(1)
+    location = chosen.get_attribute("data-location")
+    chosen.tap()
+    expect(picker.locator(".spot.selected")).to_have_attribute("data-location", location or "")
+    expect(page.locator(".layer-spots .figure")).to_have_count(1)
+    shot(page, "21-phone-spot-chosen")
+    page.locator('[data-action="confirm"]').tap()
+    expect(picker).to_be_hidden(timeout=15_000)
+    expect(page.locator(".layer-figures .figure").first).to_be_attached(timeout=15_000)
+    tile = next(t for t in view_of(server, created, 0)["tiles"] if t["tile"] == "bets/04")
+    mine = [f for f in view_of(server, created, 0)["figures"] if f["seat"] == 0]
+    assert [(f["x"], f["y"], f["location"]) for f in mine] == [(tile["x"], tile["y"], location)]
+    context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
