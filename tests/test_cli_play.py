@@ -322,9 +322,9 @@ def test_command_rejects_bad_seats_without_traceback(capsys) -> None:  # type: i
 
 def test_command_rejects_bad_game_options(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["play", "--players", "7"]) == 2
-    assert "--players must be between 2 and 6, not 7" in capsys.readouterr().err
+    assert "argument --players: must be from 2 to 6, not 7" in capsys.readouterr().err
     assert main(["play", "--map-chips"]) == 2
-    assert "cannot start this game: map chips need a map" in capsys.readouterr().err
+    assert "carcassonne play: error: map chips need a map" in capsys.readouterr().err
 
 
 # -------------------------------------------------------------------------------- drawing

@@ -137,8 +137,8 @@ def test_registered_summary_runs_only_with_its_expansion(
     [
         (["--players", "greedy,clever"], "unknown bot 'clever'"),
         (["--players", "greedy"], "players must be between 2 and 6"),
-        (["--games", "0"], "--games must be at least 1"),
-        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--games", "0"], "argument --games: must be at least 1, not 0"),
+        (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
         (["--map-chips"], "map chips need a map"),
     ],
 )

@@ -45,6 +45,9 @@ CLOISTERS = (MONASTERY, GARDEN)
 DEFAULT_MEEPLES = 7
 MAP_MEEPLES = 9  # RULES.md §4: 9 per player on a map (option)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: copies of the base set a game may use: enough for the biggest table (a map game uses two),
+#: and a bound on the work one game (or one record or web request) can ask for
+MAX_COPIES = 3
 
 
 class IllegalAction(ValueError):
@@ -173,21 +176,26 @@ class Game:
             raise GameSetupError(
                 f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {options.players}"
             )
-        if options.copies < 1:
-            raise GameSetupError("copies must be at least 1")
+        if not 1 <= options.copies <= MAX_COPIES:
+            raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
         if options.map is not None and options.river:
             raise GameSetupError("the River cannot be played on a map (RULES.md D13)")
         if options.map_chips and options.map is None:
             raise GameSetupError("map chips need a map (--map)")
+        if options.start_squares is not None and options.map is None:
+            raise GameSetupError("start squares need a map (--map)")
         if options.seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
             options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
         self.options = options
         self.players = options.players
         self.scores = [0] * self.players
-        meeples = options.meeples or (MAP_MEEPLES if options.map else DEFAULT_MEEPLES)
+        meeples = options.meeples
+        if meeples is None:
+            meeples = MAP_MEEPLES if options.map else DEFAULT_MEEPLES
         if meeples < 1:
-            raise GameSetupError("meeples must be at least 1")
+            # A seat without figures could never score: refuse it rather than quietly use 7.
+            raise GameSetupError(f"meeples must be at least 1, not {meeples}")
         self.supply: list[dict[str, int]] = [{MEEPLE: meeples} for _ in range(self.players)]
         self.figure_kinds: dict[str, frozenset[int]] = {MEEPLE: MEEPLE_KINDS}
         self.board: dict[int, PlacedTile] = {}

@@ -252,7 +252,7 @@ def test_a_client_cannot_pick_a_map_file_for_a_new_game(
 def test_an_uploaded_record_is_bounded_in_size(client: Any) -> None:
     response = client.post("/api/replay", json=_record(copies=8))
     assert response.status_code == 400
-    assert "'copies' must be at most 3" in response.json()["message"]
+    assert "'copies' must be from 1 to 3" in response.json()["message"]
 
 
 def test_tokens_are_stored_only_as_digests(client: Any, db: Path) -> None:

@@ -1,12 +1,29 @@
-"""Entry point of the ``carcassonne`` command."""
+"""Entry point of the ``carcassonne`` command.
+
+:func:`main` is the one place that turns bad input into a message: whatever a command raises for
+input it refuses (:class:`~.errors.CommandError`, a game setup or record error, a file it cannot
+read or write) is printed as one line ``carcassonne COMMAND: error: …`` with a non-zero exit
+status, never a traceback.  Any other exception is a bug and keeps its traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from ..formats.record import RecordError
+from ..game import GameSetupError
+from ..tiles import TileDataError
+from .errors import FAILURE, USAGE, CommandError
+
+#: exit status when the reader of our output went away (``| head``): what a shell reports for a
+#: process ended by SIGPIPE, the way ``cat`` would have ended
+BROKEN_PIPE = 128 + 13
+INTERRUPTED = 130
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,15 +43,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a refused argument (already printed)
+        return exc.code if isinstance(exc.code, int) else USAGE
     if not getattr(args, "run", None):
         parser.print_help()
-        return 2
+        return USAGE
     try:
-        return int(args.run(args) or 0)
+        status = int(args.run(args) or 0)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+        return status
+    except BrokenPipeError:
+        _discard_stdout()
+        return BROKEN_PIPE
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return INTERRUPTED
+    except CommandError as exc:
+        return _report(args.command, str(exc), exc.status)
+    except (GameSetupError, TileDataError) as exc:
+        return _report(args.command, str(exc), USAGE)
+    except RecordError as exc:
+        return _report(args.command, str(exc), FAILURE)
+    except OSError as exc:
+        return _report(args.command, describe_os_error(exc), FAILURE)
+
+
+def describe_os_error(exc: OSError) -> str:
+    """``PATH: reason`` without Python's ``[Errno N]`` noise."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename is not None else reason
+
+
+def _report(command: str, message: str, status: int) -> int:
+    print(f"carcassonne {command}: error: {message}", file=sys.stderr)
+    return status
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -1,16 +1,48 @@
-"""Game-option flags shared by every subcommand that starts games."""
+"""Game-option flags shared by every subcommand that starts games, and checked argument types.
+
+The types (:func:`int_in`, :func:`port`) refuse a bad value while the command line is parsed,
+with argparse's usual one-line error naming the flag, so no command starts on a value it would
+otherwise quietly replace or crash on.
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
-from ..game import GameOptions
+from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from .errors import CommandError
+
+
+def int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (no upper bound if None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+
+    return parse
+
+
+#: an argparse type: a TCP port number
+port = int_in(0, 65535)
 
 
 def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> None:
     group = parser.add_argument_group("game options")
     if players:
-        group.add_argument("--players", type=int, default=2, help="number of seats (2-6)")
+        group.add_argument(
+            "--players",
+            type=int_in(MIN_PLAYERS, MAX_PLAYERS),
+            default=2,
+            help=f"number of seats ({MIN_PLAYERS}-{MAX_PLAYERS})",
+        )
     group.add_argument("--river", action="store_true", help="play with the River (C3 box)")
     group.add_argument("--abbot", action="store_true", help="play with the Abbot (C3 box)")
     group.add_argument("--bets", action="store_true", help="play with The Bets")
@@ -19,9 +51,17 @@ def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> N
         "--map-chips", action="store_true", help="play with the map's Map-Chips (needs --map)"
     )
     group.add_argument(
-        "--meeples", type=int, default=None, help="meeples per seat (default 7, 9 on a map)"
+        "--meeples",
+        type=int_in(1),
+        default=None,
+        help="meeples per seat (default 7, 9 on a map)",
     )
-    group.add_argument("--copies", type=int, default=1, help="copies of the base tile set")
+    group.add_argument(
+        "--copies",
+        type=int_in(1, MAX_COPIES),
+        default=1,
+        help=f"copies of the base tile set (1-{MAX_COPIES})",
+    )
     group.add_argument(
         "--start-squares",
         metavar="A,B",
@@ -31,11 +71,12 @@ def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> N
 
 
 def options_from_args(args: argparse.Namespace, players: int | None = None) -> GameOptions:
+    """The game the flags describe; the engine checks their combination (``GameSetupError``)."""
     starts = None
-    if getattr(args, "start_squares", None):
+    if args.start_squares is not None:
         parts = tuple(s.strip() for s in args.start_squares.split(","))
-        if len(parts) != 2:
-            raise SystemExit("--start-squares takes exactly two names, e.g. Nancy,Limoges")
+        if len(parts) != 2 or not all(parts):
+            raise CommandError("--start-squares takes exactly two names, e.g. Nancy,Limoges")
         starts = parts
     return GameOptions(
         players=players if players is not None else args.players,

@@ -31,11 +31,11 @@ from ..game import (
     MIN_PLAYERS,
     Game,
     GameOptions,
-    GameSetupError,
     GameSummary,
     IllegalAction,
 )
 from ..tiles import KIND_NAMES, ROTATIONS
+from .errors import CommandError
 from .options import add_game_options, options_from_args
 from .render import (
     PREVIEW_SIZE,
@@ -116,18 +116,27 @@ def run(args: argparse.Namespace) -> int:
     try:
         seats = parse_seats(args.seats, args.players)
     except ValueError as exc:
-        print(f"carcassonne play: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc)) from None
     options = options_from_args(args, players=len(seats))
+    Game(options)  # a GameSetupError now, before the screen is cleared
+    if args.save is not None:
+        check_save_path(args.save)
     colour = not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    try:
-        play_game(options, seats, input, sys.stdout, colour=colour, save_path=args.save)
-    except (GameSetupError, ValueError, LookupError) as exc:
-        print(f"carcassonne play: cannot start this game: {exc}", file=sys.stderr)
-        return 2
+    play_game(options, seats, input, sys.stdout, colour=colour, save_path=args.save)
     return 0
+
+
+def check_save_path(path: str) -> None:
+    """Refuse a ``--save`` target that could never be written, before an hour of play is lost."""
+    if os.path.isdir(path):
+        raise CommandError(f"--save {path}: this is a folder; give a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CommandError(f"--save {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CommandError(f"--save {path}: the folder {folder} is not writable")
 
 
 def play_game(
@@ -649,11 +658,12 @@ class _Session:
     def offer_save(self, question: str) -> None:
         if not self.save_path:
             return
+        replacing = " (replacing it)" if os.path.exists(self.save_path) else ""
         try:
-            answer = self.input_fn(f"{question} {self.save_path}? [Y/n] ").strip().lower()
+            answer = self.input_fn(f"{question} {self.save_path}{replacing}? [Y/n] ").strip()
         except (EOFError, KeyboardInterrupt):
             return
-        if answer not in ("", "y", "yes"):
+        if answer.lower() not in ("", "y", "yes"):
             return
         try:
             from ..formats.record import save_record

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from ..events import ScoreEvent
-from ..formats.record import Record, RecordError, read_record, replay_record
+from ..formats.record import Record, read_record, replay_record
 from ..game import Game, GameSummary
 
 
@@ -32,12 +31,8 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        record = read_record(args.file)
-        game = replay_record(record)
-    except RecordError as exc:
-        print(f"carcassonne replay: {exc}", file=sys.stderr)
-        return 1
+    record = read_record(args.file)  # a RecordError is reported by main, exit status 1
+    game = replay_record(record)
     if args.json:
         print(json.dumps(replay_json(record, game), indent=2))
     else:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import socket
 from pathlib import Path
+
+from .errors import FAILURE, CommandError
+from .options import int_in, port
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -15,7 +18,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "each player their own link. Games are kept in an SQLite file and survive restarts.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--port", type=port, default=8000, help="port to listen on")
     parser.add_argument(
         "--db",
         type=Path,
@@ -30,19 +33,19 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     parser.add_argument(
         "--games-per-minute",
-        type=int,
+        type=int_in(1),
         default=10,
         help="games one client address may create a minute, all at once at most (default 10)",
     )
     parser.add_argument(
         "--replays-per-minute",
-        type=int,
+        type=int_in(1),
         default=20,
         help="records one client address may upload for replay a minute (default 20)",
     )
     parser.add_argument(
         "--max-games",
-        type=int,
+        type=int_in(1),
         default=1000,
         help="unfinished games the server holds at once; more are refused (default 1000)",
     )
@@ -57,18 +60,12 @@ def run(args: argparse.Namespace) -> int:
         from ..web.ratelimit import Limit, RateLimits
         from ..web.storage import StorageError, default_db_path
     except ImportError as exc:
-        print(
+        raise CommandError(
             f"the web server needs the 'web' extra (pip install 'carcassonne-engine[web]'): {exc}",
-            file=sys.stderr,
-        )
-        return 1
+            FAILURE,
+        ) from None
     if not 0 <= args.bot_delay <= 60:
-        print("--bot-delay must be between 0 and 60 seconds", file=sys.stderr)
-        return 2
-    for flag in ("games_per_minute", "replays_per_minute", "max_games"):
-        if getattr(args, flag) < 1:
-            print(f"--{flag.replace('_', '-')} must be at least 1", file=sys.stderr)
-            return 2
+        raise CommandError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     limits = RateLimits(
         create=Limit(args.games_per_minute, burst=args.games_per_minute),
         replay=Limit(args.replays_per_minute, burst=args.replays_per_minute),
@@ -77,9 +74,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, bot_delay=args.bot_delay, limits=limits, max_live_games=args.max_games)
     except StorageError as exc:
-        print(f"cannot open the games database: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc), FAILURE) from None
+    sock = listen(args.host, args.port)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Carcassonne: open http://{host}:{args.port}/ in your browser (games in {db})")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    port = sock.getsockname()[1]  # the one the system chose for --port 0
+    print(f"Carcassonne: open http://{host}:{port}/ in your browser (games in {db})", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound here so that a taken port or unknown host is one clear line
+    (uvicorn would log it after we announced the address, and exit with its own status)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or exc
+        raise CommandError(f"cannot listen on {host} port {port}: {reason}", FAILURE) from None
+    return sock

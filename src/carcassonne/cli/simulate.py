@@ -43,8 +43,9 @@ from typing import Any, TextIO
 
 from ..bots import BOT_NAMES, make_bot
 from ..expansions import build_expansions
-from ..game import MAX_PLAYERS, Game, GameOptions, GameSetupError, GameSummary
-from .options import add_game_options, options_from_args
+from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
+from .errors import CommandError
+from .options import add_game_options, int_in, options_from_args
 
 Summary = Callable[[list[Game]], list[str]]
 
@@ -186,10 +187,17 @@ class Tally:
         games = max(self.games, 1)
         return {
             "games": self.games,
-            "wins": round(self.wins, 3),
+            "wins": win_count(self.wins),
             "win_rate": round(self.wins / games, 4),
             "mean_score": round(self.score / games, 2),
         }
+
+
+def win_count(wins: float) -> int | float:
+    """Wins as people count them: ``200``, not ``200.0``; a share of tied wins keeps its
+    fraction (``99.5``, rounded to 3 places)."""
+    wins = round(wins, 3)
+    return int(wins) if wins.is_integer() else wins
 
 
 def entrant_labels(names: list[str]) -> list[str]:
@@ -275,7 +283,7 @@ def format_report(report: dict[str, Any], options: GameOptions) -> str:
     lines.append(head)
     for row in report["bots"]:
         line = (
-            f"{row['bot']:<{label_width}} {row['games']:>6} {row['wins']:>7.1f} "
+            f"{row['bot']:<{label_width}} {row['games']:>6} {row['wins']:>7} "
             f"{100 * row['win_rate']:>6.1f} {row['mean_score']:>6.1f}"
         )
         by_source = row["mean_points_by_source"]
@@ -285,7 +293,7 @@ def format_report(report: dict[str, Any], options: GameOptions) -> str:
     lines += ["", f"{'seat':<{label_width}} {'games':>6} {'wins':>7} {'win %':>6} {'mean':>6}"]
     for row in report["seats"]:
         lines.append(
-            f"{row['seat']:<{label_width}} {row['games']:>6} {row['wins']:>7.1f} "
+            f"{row['seat']:<{label_width}} {row['games']:>6} {row['wins']:>7} "
             f"{100 * row['win_rate']:>6.1f} {row['mean_score']:>6.1f}"
         )
     if report["notes"]:
@@ -315,7 +323,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         description="Play many bot games and report who wins, by how much, and from what. "
         "Game i is shuffled with seed S+i (--seed S), and bots rotate through the seats.",
     )
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--games", type=int_in(1), default=100, help="games to play (default 100)")
     parser.add_argument(
         "--players",
         default="greedy,random",
@@ -325,8 +333,13 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     parser.add_argument(
         "--fixed-seats", action="store_true", help="do not rotate the bots through the seats"
     )
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    parser.add_argument("--save-records", metavar="DIR", help="write one game record per game")
+    parser.add_argument("--jobs", type=int_in(1), default=1, help="worker processes (default 1)")
+    parser.add_argument(
+        "--save-records",
+        metavar="DIR",
+        help="write one game record per game into DIR (created if missing; game-00001.json… "
+        "there are replaced)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     add_game_options(parser, players=False)
     parser.set_defaults(run=run)
@@ -336,24 +349,16 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",") if n.strip()]
     unknown = [n for n in names if n not in BOT_NAMES]
     if unknown:
-        return _fail(
+        raise CommandError(
             f"unknown bot {unknown[0]!r} in --players (choose from {', '.join(BOT_NAMES)})"
         )
-    if args.games < 1:
-        return _fail("--games must be at least 1")
-    if args.jobs < 1:
-        return _fail("--jobs must be at least 1")
     first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     args.seed = first_seed
-    try:
-        options = options_from_args(args, players=len(names))
-        Game(options)  # reject impossible option combinations before starting workers
-    except GameSetupError as exc:
-        return _fail(str(exc))
+    options = options_from_args(args, players=len(names))
+    Game(options)  # reject impossible option combinations before starting workers
     record_dir = None
-    if args.save_records:
-        os.makedirs(args.save_records, exist_ok=True)
-        record_dir = args.save_records
+    if args.save_records is not None:
+        record_dir = records_folder(args.save_records)
     rotate = not args.fixed_seats
     tasks = []
     for i in range(args.games):
@@ -381,9 +386,18 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _fail(message: str) -> int:
-    print(f"carcassonne simulate: error: {message}", file=sys.stderr)
-    return 2
+def records_folder(path: str) -> str:
+    """Make the ``--save-records`` folder, or raise a CommandError saying why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise CommandError(f"--save-records {path}: this is a file, not a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise CommandError(f"--save-records {path}: cannot make this folder: {reason}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CommandError(f"--save-records {path}: the folder is not writable")
+    return path
 
 
 def _register_bundled_summaries() -> None:

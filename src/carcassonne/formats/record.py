@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import reprlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from ..actions import PASS, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
-from ..game import Game, GameOptions, IllegalAction
+from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
@@ -41,8 +42,6 @@ RECORD_FORMAT = "carcassonne-record/1"
 SEAT_KINDS = ("human", *BOT_NAMES)
 #: the shuffle that orders the tiles a typed-in game never named
 PHYSICAL_SEED = 0
-#: more copies of the base set than any table uses; bounds the work a record can ask for
-MAX_COPIES = 8
 
 _TOP_KEYS = {
     "format",
@@ -131,6 +130,10 @@ def read_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Record:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"{path}: cannot read the record: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecordError(
+            f"{path}: not a text file (byte {exc.start} is not UTF-8); a record is JSON text"
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -142,6 +145,15 @@ def read_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Record:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
+
+
+def _short_repr(value: Any) -> str:
+    """``repr`` cut to a line, for quoting a sender's value back in an error."""
+    return _SHORT.repr(value)
 
 
 def _type_name(value: Any) -> str:
@@ -190,9 +202,13 @@ def _tile_id(value: Any, where: str) -> str:
 
 def parse_record(data: Any) -> Record:
     """Check the shape of decoded record JSON; every error names the key or move at fault."""
+    # The format first: a file of another kind is named as such, not picked apart key by key.
+    if isinstance(data, dict) and data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+        raise RecordError(
+            f"record: 'format' must be {RECORD_FORMAT!r}, not {_short_repr(data['format'])}: "
+            "this is not a Carcassonne game record"
+        )
     _keys(data, "record", _TOP_KEYS, ("format", "moves"))
-    if data["format"] != RECORD_FORMAT:
-        raise RecordError(f"record: 'format' must be {RECORD_FORMAT!r}, not {data['format']!r}")
     info = data.get("info", {})
     if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
         raise RecordError("record: 'info' must be an object of strings")

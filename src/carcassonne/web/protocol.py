@@ -17,7 +17,7 @@ from ..bots import BOT_NAMES
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
-from ..game import MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..maps import bundled_maps
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -25,8 +25,6 @@ MAX_ACTIONS_PER_MESSAGE = 4
 MAX_NAME_LENGTH = 24
 MAX_STACK = 400
 MAX_SEED = 2**63 - 1
-#: copies of the base set a web game (or an uploaded record) may use
-MAX_COPIES = 3
 SEAT_KINDS = ("human", "bot")
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from ..formats.actions import action_to_json
 from ..formats.record import RecordError, read_record, record_from_game, replay_record
 from ..game import Game, GameOptions, GameSummary
-from .protocol import MAX_COPIES, ProtocolError, check_map, public_event, public_options
+from .protocol import ProtocolError, check_map, public_event, public_options
 from .rooms import SEAT_COLOURS, Room, board_info
 
 #: more actions than any real game has; bounds the work an uploaded record can cause
@@ -57,10 +57,8 @@ def frames_of_record(data: Any) -> dict[str, Any]:
             raise RecordError("a record must be a JSON object")
         if len(record.moves) > MAX_REPLAY_ACTIONS:
             raise RecordError(f"a record may have at most {MAX_REPLAY_ACTIONS} moves")
-        # The server's own limits: the bundled maps only (a record's map may be a file path)
-        # and no more copies than a web game may have, which bounds the frames' size.
-        if record.options.copies > MAX_COPIES:
-            raise RecordError(f"options: 'copies' must be at most {MAX_COPIES} here")
+        # The server's own limit: the bundled maps only (a record's map may be a file path).
+        # The record format bounds the copies (MAX_COPIES), which bounds the frames' size.
         check_map(record.options.map, "bad-record")
         game = replay_record(record)
     except RecordError as exc:
