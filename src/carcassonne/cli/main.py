@@ -84,8 +84,8 @@ def _report(command: str, message: str, status: int) -> int:
 def _discard_stdout() -> None:
     """Point stdout at /dev/null so that the interpreter's last flush does not fail again."""
     with contextlib.suppress(OSError, ValueError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        stdout = sys.stdout.fileno()  # none when stdout is not a file (in tests)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout)
 
 
 if __name__ == "__main__":
