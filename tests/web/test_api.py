@@ -135,7 +135,7 @@ def test_first_message_must_be_hello(client: Any) -> None:
         ("not json", "not JSON"),
         ("[1, 2]", "must be a JSON object"),
         ('{"type": "dance"}', "unknown message type 'dance'"),
-        ('{"type": "act", "actions": []}', "'actions' must be a list of 1 to 4"),
+        ('{"type": "act", "actions": []}', "'actions' must be a list of 1 to 2"),
         ('{"type": "act", "actions": [{"type": "fly"}]}', "unknown action type 'fly'"),
         (
             '{"type": "act", "actions": [{"type": "place-tile", "x": "1", "y": 0, "rotation": 0}]}',

@@ -49,6 +49,18 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=1000,
         help="unfinished games the server holds at once; more are refused (default 1000)",
     )
+    parser.add_argument(
+        "--games-per-address",
+        type=int_in(1),
+        default=20,
+        help="unfinished games one client address may have created (default 20)",
+    )
+    parser.add_argument(
+        "--expire-days",
+        type=float,
+        default=7.0,
+        help="days without a move after which an unfinished game ends; 0: never (default 7)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -66,13 +78,22 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if not 0 <= args.bot_delay <= 60:
         raise CommandError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
+    if not 0 <= args.expire_days <= 36500:
+        raise CommandError(f"--expire-days must be from 0 (never) to 36500, not {args.expire_days}")
     limits = RateLimits(
         create=Limit(args.games_per_minute, burst=args.games_per_minute),
         replay=Limit(args.replays_per_minute, burst=args.replays_per_minute),
     )
     db = args.db or default_db_path()
     try:
-        app = create_app(db, bot_delay=args.bot_delay, limits=limits, max_live_games=args.max_games)
+        app = create_app(
+            db,
+            bot_delay=args.bot_delay,
+            limits=limits,
+            max_live_games=args.max_games,
+            max_games_per_address=args.games_per_address,
+            expire_after=args.expire_days * 86400 if args.expire_days else None,
+        )
     except StorageError as exc:
         raise CommandError(str(exc), FAILURE) from None
     sock = listen(args.host, args.port)

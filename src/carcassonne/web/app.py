@@ -49,7 +49,14 @@ from .protocol import (
     parse_seats,
 )
 from .ratelimit import RateLimits, TokenBuckets, retry_after
-from .rooms import MAX_LIVE_GAMES, Connection, GameServer, Room
+from .rooms import (
+    EXPIRE_AFTER,
+    MAX_GAMES_PER_ADDRESS,
+    MAX_LIVE_GAMES,
+    Connection,
+    GameServer,
+    Room,
+)
 from .storage import Storage, default_db_path
 from .tilegeom import tile_geometry_bytes
 
@@ -174,6 +181,10 @@ def _api(handler: Any, limit: str | None = None) -> Any:
             return await handler(request)  # type: ignore[no-any-return]
         except ProtocolError as exc:
             return error_response(exc)
+        except Exception:
+            # Every answer of the API is its documented JSON, a server failure included.
+            log.exception("failed on %s %s", request.method, request.url.path)
+            return error_response(ProtocolError("the server failed on this request", "server"))
 
     return endpoint
 
@@ -227,7 +238,8 @@ async def create_game(request: Request) -> Response:
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise ProtocolError("'hotseat' must be true or false")
-    room, links = _server(request).create(seats, options, hotseat)
+    creator = request.client.host if request.client else ""
+    room, links = _server(request).create(seats, options, hotseat, creator)
     return JSONResponse({**links, "game": room.public_info()}, status_code=201)
 
 
@@ -242,9 +254,11 @@ async def game_state(request: Request) -> Response:
 
 
 async def game_actions(request: Request) -> Response:
+    # The body first: the room is looked up after the last await, so it cannot have left
+    # memory (and been loaded again as another object) before the actions are applied.
+    data = await _json_body(request)
     room = _room(request)
     principal = room.authorise(_bearer(request))
-    data = await _json_body(request)
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
         raise ProtocolError('the request must be {"actions": [...], "ply": n}')
     ply = data.get("ply")
@@ -276,12 +290,12 @@ async def upload_replay(request: Request) -> Response:
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     while True:
-        message = await conn.queue.get()
-        if message is None:
+        text = await conn.next()
+        if text is None:
             if conn.overflowed:
                 await websocket.close(code=1008, reason="too far behind")
             return
-        await websocket.send_text(json.dumps(message, separators=(",", ":")))
+        await websocket.send_text(text)
 
 
 def _error(code: str, message: str) -> dict[str, Any]:
@@ -291,11 +305,17 @@ def _error(code: str, message: str) -> dict[str, Any]:
 async def game_socket(websocket: WebSocket) -> None:
     """One client's live connection; see ``docs/web.md`` for the messages."""
     server = _server(websocket)
+    game_id = websocket.path_params["game_id"]
     await websocket.accept()
-    try:
-        room = server.get(websocket.path_params["game_id"])
+
+    def find_room() -> Room:
+        room = server.get(game_id)
         if room is None:
             raise ProtocolError("there is no game with this id", "not-found")
+        return room
+
+    try:
+        room = find_room()
     except ProtocolError as exc:
         await websocket.send_json(_error(exc.code, str(exc)))
         await websocket.close(code=4404 if exc.code == "not-found" else 4409)
@@ -305,7 +325,7 @@ async def game_socket(websocket: WebSocket) -> None:
 
     def reply(message: dict[str, Any]) -> None:
         assert conn is not None
-        conn.push(message)
+        conn.send(message)
 
     try:
         while True:
@@ -337,12 +357,13 @@ async def game_socket(websocket: WebSocket) -> None:
                 if conn is None:
                     if kind != "hello":
                         raise ProtocolError("the first message must be hello")
+                    # Looked up again: while the client was silent, an unused room may have
+                    # left memory; a connection holds its room there from now on.
+                    room = find_room()
                     principal = room.authorise(msg.get("token"))
                     conn = Connection(principal)
                     sender = asyncio.create_task(_send_loop(websocket, conn))
-                    room.conns.add(conn)
-                    conn.push(room.welcome(principal))
-                    room.broadcast()  # the newcomer's first state, and presence for the others
+                    room.join(conn)
                 elif kind == "hello":
                     raise ProtocolError("hello was already received")
                 elif kind == "ping":
@@ -373,9 +394,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 reply(error)
     finally:
         if conn is not None:
-            room.conns.discard(conn)
-            conn.push(None)
-            room.broadcast()
+            room.leave(conn)
             server.release(room)
         if sender is not None:
             with contextlib.suppress(Exception):
@@ -396,20 +415,30 @@ def create_app(
     storage: Storage | None = None,
     limits: RateLimits | None = None,
     max_live_games: int = MAX_LIVE_GAMES,
+    max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
+    expire_after: float | None = EXPIRE_AFTER,
     clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The web app on a games database (default: the user's data directory).
 
     ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
-    server holds at once; ``clock`` (monotonic seconds) drives the rate limits, for tests."""
+    server holds at once, ``max_games_per_address`` those one address may have created,
+    ``expire_after`` the seconds without a move after which an unfinished game ends (None:
+    never); ``clock`` (monotonic seconds) drives the rate limits, for tests."""
     if storage is None:
         storage = Storage(db_path if db_path is not None else default_db_path())
-    server = GameServer(storage, bot_delay=bot_delay, max_live_games=max_live_games)
+    server = GameServer(
+        storage,
+        bot_delay=bot_delay,
+        max_live_games=max_live_games,
+        max_games_per_address=max_games_per_address,
+        expire_after=expire_after,
+    )
     limits = limits or RateLimits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        server.resume()
+        server.start()
         try:
             yield
         finally:

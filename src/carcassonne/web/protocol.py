@@ -21,7 +21,9 @@ from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..maps import bundled_maps
 
 MAX_MESSAGE_BYTES = 64 * 1024
-MAX_ACTIONS_PER_MESSAGE = 4
+#: a tile placement and the figure action after it (see Room.submit: longer batches could probe
+#: hidden information)
+MAX_ACTIONS_PER_MESSAGE = 2
 MAX_NAME_LENGTH = 24
 MAX_STACK = 400
 MAX_SEED = 2**63 - 1

@@ -10,14 +10,23 @@ interleave.
 Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
 public events, so hidden information (other seats' bets, face-down map chips, the stack order)
 never leaves the engine's own filtering.
+
+The audience of a game may be large, so nothing a room does per change depends on its size
+beyond handing the same text to each queue: a message is built and encoded once per perspective
+and change, a spectator coming or going costs the others nothing, a seat's coming or going is a
+small ``presence`` message, and a client that reads too slowly is dropped (bounded queues).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +42,7 @@ from .protocol import (
     public_event,
     public_options,
 )
-from .storage import Storage, StorageError, StoredGame, token_digest
+from .storage import Storage, StorageError, StoredGame, creator_digest, token_digest
 
 log = logging.getLogger("carcassonne.web")
 
@@ -62,33 +71,59 @@ class Principal:
 SPECTATOR = Principal(frozenset())
 
 
-#: messages waiting for one slow client before the server gives up on it
-MAX_QUEUED = 200
+#: messages waiting for one client before the server gives up on it
+MAX_QUEUED = 64
+#: characters of messages waiting for one client before the server gives up on it (a text shared
+#: by many queues counts for each; a long game's first state is well under this)
+MAX_QUEUED_CHARS = 4 * 1024 * 1024
 #: messages one client may send per second before it is told to slow down
 MAX_RATE = 100
 
 
+def encode(message: dict[str, Any]) -> str:
+    """A server message as the text sent on the websocket."""
+    return json.dumps(message, separators=(",", ":"))
+
+
 @dataclass(eq=False)
 class Connection:
-    """One websocket client; messages are queued so that every client sees them in order.
+    """One websocket client; its messages wait, encoded, in a queue so that it sees them in order.
 
-    A client that stops reading is cut off once :data:`MAX_QUEUED` messages wait for it, so one
-    stuck browser cannot make the server hold ever more memory.
+    A client that stops reading is cut off once :data:`MAX_QUEUED` messages or
+    :data:`MAX_QUEUED_CHARS` characters wait for it, so one stuck browser cannot make the server
+    hold ever more memory.  The texts are shared: a change seen by a thousand spectators is one
+    string in a thousand queues.
     """
 
     principal: Principal
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     events_sent: int = 0
     overflowed: bool = False
+    queued_chars: int = 0
     _window: list[float] = field(default_factory=list)
 
-    def push(self, message: dict[str, Any] | None) -> None:
+    def push(self, text: str | None) -> None:
+        """Queue an encoded message (None: the connection is over)."""
         if self.overflowed:
             return
-        if message is not None and self.queue.qsize() >= MAX_QUEUED:
-            self.overflowed = True
-            message = None
-        self.queue.put_nowait(message)
+        if text is not None:
+            if self.queue.qsize() >= MAX_QUEUED or self.queued_chars + len(text) > MAX_QUEUED_CHARS:
+                self.overflowed = True
+                text = None
+            else:
+                self.queued_chars += len(text)
+        self.queue.put_nowait(text)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message meant for this client alone (a reply, an error)."""
+        self.push(encode(message))
+
+    async def next(self) -> str | None:
+        """The next text to send; None once the connection is over."""
+        text = await self.queue.get()
+        if text is not None:
+            self.queued_chars -= len(text)
+        return text
 
     def allow(self, now: float) -> bool:
         """Rate limit: whether another incoming message is accepted at time ``now``."""
@@ -98,6 +133,12 @@ class Connection:
             return False
         window.append(now)
         return True
+
+
+#: seconds a bot waits before trying again to store a move the database refused, at first
+STORE_RETRY = 0.5
+#: and at most (the wait doubles at each failure)
+MAX_STORE_RETRY = 30.0
 
 
 def _new_token() -> str:
@@ -113,12 +154,22 @@ class Room:
         self.stored = stored
         self.storage = storage
         self.bot_delay = bot_delay
-        self.conns: set[Connection] = set()
+        #: connections holding a seat, and spectators: seats are told of a change first
+        self.players: set[Connection] = set()
+        self.audience: set[Connection] = set()
+        #: connections per seat, for presence
+        self._seat_conns: dict[int, int] = {}
         self.bots: dict[int, Bot] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        #: encoded messages of the current state (by perspective), dropped at every change
+        self._texts: dict[Any, str] = {}
+        #: set once the server has dropped this room from memory: it must not act any more
+        self.evicted = False
         #: set when stored actions no longer replay (an engine change, a damaged database):
         #: the game is frozen, shown as it was before that action
         self.broken: str | None = None
+        #: set when the game was ended unfinished (abandoned, or its place was needed)
+        self.expired: str | None = stored.expired
         # Stored data may come from an older version or a damaged file and can fail in any
         # way; one such game must not stop the server from starting or serving the others.
         try:
@@ -190,6 +241,25 @@ class Room:
             return seat
         return None
 
+    @property
+    def frozen(self) -> str | None:
+        """Why the game cannot go on although it is not over (damaged or expired), else None."""
+        return self.broken or self.expired
+
+    @property
+    def live(self) -> bool:
+        """Whether the game may still go on."""
+        return not (self.game.is_over or self.frozen)
+
+    @property
+    def watched(self) -> bool:
+        return bool(self.players or self.audience)
+
+    @property
+    def idle(self) -> bool:
+        """Nobody connected and no bot about to move: the room may leave memory (it is stored)."""
+        return not self.watched and (self._bot_task is None or self._bot_task.done())
+
     # -------------------------------------------------------------------- messages
 
     def public_info(self) -> dict[str, Any]:
@@ -214,11 +284,7 @@ class Room:
         }
 
     def _online(self) -> set[int]:
-        seats: set[int] = set()
-        for conn in self.conns:
-            seats |= conn.principal.seats
-        seats.update(self.bots)
-        return seats
+        return set(self._seat_conns) | set(self.bots)
 
     def welcome(self, principal: Principal) -> dict[str, Any]:
         return {
@@ -232,10 +298,12 @@ class Room:
         }
 
     def state(self, principal: Principal, events_from: int = 0) -> dict[str, Any]:
+        return self._state(self.perspective(principal), events_from)
+
+    def _state(self, seat: int | None, events_from: int) -> dict[str, Any]:
         game = self.game
-        seat = self.perspective(principal)
         view = game.view(seat)
-        if seat is not None and seat == game.to_move and not game.is_over and not self.broken:
+        if seat is not None and seat == game.to_move and self.live:
             view["legal_actions"] = [action_to_json(a) for a in game.legal_actions()]
         message: dict[str, Any] = {
             "type": "state",
@@ -245,7 +313,7 @@ class Room:
             "events_from": events_from,
             "events": [public_event(e) for e in game.events[events_from:]],
             "online": sorted(self._online()),
-            "broken": self.broken,
+            "broken": self.frozen,
         }
         if game.is_over:
             summary = GameSummary.of(game)
@@ -256,13 +324,60 @@ class Room:
             }
         return message
 
+    def _text(self, key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> str:
+        """The encoded message ``key`` of the current state, built once until the next change."""
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = encode(build())
+        return text
+
     def push_state(self, conn: Connection) -> None:
-        conn.push(self.state(conn.principal, conn.events_sent))
+        seat, since = self.perspective(conn.principal), conn.events_sent
+        conn.push(self._text(("state", seat, since), lambda: self._state(seat, since)))
         conn.events_sent = len(self.game.events)
 
+    def _connections(self) -> Iterator[Connection]:
+        """Every connection, the seats' first: a move reaches its players before the audience."""
+        yield from self.players
+        yield from self.audience
+
     def broadcast(self) -> None:
-        for conn in self.conns:
+        """Tell every connection about a change to the game."""
+        self._texts.clear()
+        for conn in self._connections():
             self.push_state(conn)
+
+    def join(self, conn: Connection) -> None:
+        """A client said hello: it gets the setup and the state; the others hear only of a seat
+        coming online (a spectator costs them nothing)."""
+        before = self._online()
+        principal = conn.principal
+        (self.players if principal.seats else self.audience).add(conn)
+        for seat in principal.seats:
+            self._seat_conns[seat] = self._seat_conns.get(seat, 0) + 1
+        if self._online() != before:
+            self._presence_changed(conn)
+        conn.push(self._text(("welcome", principal), lambda: self.welcome(principal)))
+        self.push_state(conn)
+
+    def leave(self, conn: Connection) -> None:
+        before = self._online()
+        (self.players if conn.principal.seats else self.audience).discard(conn)
+        for seat in conn.principal.seats:
+            left = self._seat_conns.pop(seat) - 1
+            if left:
+                self._seat_conns[seat] = left
+        conn.push(None)
+        if self._online() != before:
+            self._presence_changed(None)
+
+    def _presence_changed(self, newcomer: Connection | None) -> None:
+        """Seats came or went: a small message to the others (the newcomer's state has it)."""
+        self._texts.clear()
+        text = encode({"type": "presence", "online": sorted(self._online())})
+        for conn in self._connections():
+            if conn is not newcomer:
+                conn.push(text)
 
     # -------------------------------------------------------------------- actions
 
@@ -270,6 +385,8 @@ class Room:
         game = self.game
         if self.broken:
             raise ProtocolError(self.broken, "broken")
+        if self.expired:
+            raise ProtocolError(self.expired, "expired")
         if game.is_over:
             raise ProtocolError("the game is over", "game-over")
         if ply is not None and ply != len(game.history):
@@ -286,9 +403,25 @@ class Room:
 
         Raises :class:`ProtocolError` (game unchanged) if any action is not the principal's to
         make or the engine refuses it.
+
+        A batch undone because a later action failed must not tell the sender anything it did
+        not know when it sent the batch (or it could probe hidden information and take the
+        probe back).  So a batch is at most a tile placement and the figure action that follows
+        it in the same turn: whether a figure may stand on the tile just placed depends only on
+        the board and the seat's own figures.  Whatever comes after that (a decision, the next
+        turn) may follow a draw or a revealed chip, and is sent on its own, once the earlier
+        actions are committed.
         """
+        if self.evicted:
+            raise ProtocolError("the game was reloaded; send the move again", "stale")
         self._check_turn(principal, ply)
         game = self.game
+        if len(actions) > 1 and game.phase != "tile":
+            raise ProtocolError(
+                "only a tile placement may be sent together with another action "
+                "(the figure action after it)",
+                "bad-message",
+            )
         first_ply = len(game.history)
         done: list[tuple[int, dict[str, Any]]] = []
         try:
@@ -319,8 +452,11 @@ class Room:
                 self.game = self._rebuild()
             raise
         self._commit(first_ply, done)
+        self.kick_bots()
 
     def _commit(self, first_ply: int, done: list[tuple[int, dict[str, Any]]]) -> None:
+        """Store the actions just applied, then tell everyone; if they cannot be stored the game
+        is rebuilt without them and :class:`ProtocolError` ``server`` is raised."""
         try:
             self.storage.append_actions(self.id, first_ply, done, self.game.is_over)
         except Exception:
@@ -331,7 +467,6 @@ class Room:
             ) from None
         self.stored.actions.extend(done)
         self.broadcast()
-        self.kick_bots()
 
     def preview(self, principal: Principal, action: Any, ply: int | None) -> list[dict[str, Any]]:
         """The figure actions that would follow placing the tile as ``action`` (nothing stored).
@@ -355,12 +490,20 @@ class Room:
             return []
         return [action_to_json(a) for a in trial.legal_actions()]
 
+    def expire(self, reason: str) -> None:
+        """End the game unfinished (it is already marked so in storage): tell everyone."""
+        self.expired = reason
+        self.stop()
+        self.broadcast()
+
     # -------------------------------------------------------------------- bots
+
+    def _bot_to_move(self) -> bool:
+        return self.live and not self.evicted and self.game.to_move in self.bots
 
     def kick_bots(self) -> None:
         """Start the bot loop if a bot is to move (no-op when not on an event loop)."""
-        game = self.game
-        if self.broken or game.is_over or game.to_move not in self.bots:
+        if not self._bot_to_move():
             return
         if self._bot_task is not None and not self._bot_task.done():
             return
@@ -371,11 +514,16 @@ class Room:
         self._bot_task = loop.create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
+        """Every bot move of this room happens here: wait, choose, apply, commit, while a bot is
+        to move.  A move that cannot be stored is undone and tried again later, waiting twice as
+        long each time (up to :data:`MAX_STORE_RETRY` seconds), so the bots go on by themselves
+        once the database accepts writes again."""
+        delay = self.bot_delay
         while True:
-            await asyncio.sleep(self.bot_delay)
-            game = self.game
-            if self.broken or game.is_over or game.to_move not in self.bots:
+            await asyncio.sleep(delay)
+            if not self._bot_to_move():
                 return
+            game = self.game
             seat = game.to_move
             first_ply = len(game.history)
             try:
@@ -391,7 +539,9 @@ class Room:
             try:
                 self._commit(first_ply, [(seat, action_to_json(action))])
             except ProtocolError:
-                return
+                delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
+            else:
+                delay = self.bot_delay
 
     def stop(self) -> None:
         if self._bot_task is not None:
@@ -454,35 +604,68 @@ def board_info(game: Game) -> dict[str, Any]:
     return info
 
 
-#: default cap on unfinished games per server (each holds its engine state in memory)
+#: default cap on unfinished games per server (each may be held in memory)
 MAX_LIVE_GAMES = 1000
+#: default cap on unfinished games created from one address
+MAX_GAMES_PER_ADDRESS = 20
+#: default seconds without a move after which an unfinished game expires (7 days)
+EXPIRE_AFTER = 7 * 24 * 3600.0
+#: rooms nobody is connected to kept in memory (least recently used beyond are dropped)
+MAX_IDLE_ROOMS = 64
+#: seconds an unused room stays in memory at most
+IDLE_ROOM_SECONDS = 300.0
+#: seconds between two sweeps (expiry of abandoned games, unused rooms out of memory)
+SWEEP_EVERY = 30.0
 
 
 class GameServer:
-    """All rooms of one server: creation, lazy loading from storage, resuming after restart."""
+    """All rooms of one server: creation, lazy loading from storage, resuming after restart.
+
+    Memory holds only the rooms in use (someone connected, a bot about to move) and a few
+    recently used ones; any other game is read from storage when asked for.  The caps on
+    unfinished games are counted in storage, so they hold across restarts.
+    """
 
     def __init__(
-        self, storage: Storage, bot_delay: float = 0.5, max_live_games: int = MAX_LIVE_GAMES
+        self,
+        storage: Storage,
+        bot_delay: float = 0.5,
+        max_live_games: int = MAX_LIVE_GAMES,
+        *,
+        max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
+        expire_after: float | None = EXPIRE_AFTER,
+        max_idle_rooms: int = MAX_IDLE_ROOMS,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
-        #: unfinished games held in memory at once; creating one more is refused
+        #: unfinished games at once; when full, see :meth:`_make_room_for`
         self.max_live_games = max_live_games
-        self.rooms: dict[str, Room] = {}
+        #: unfinished games one address may have created
+        self.max_games_per_address = max_games_per_address
+        #: seconds without a move after which an unfinished game ends (None: never)
+        self.expire_after = expire_after
+        self.max_idle_rooms = max_idle_rooms
+        #: seconds since the epoch (tests pass their own)
+        self.clock = clock
+        #: rooms in memory, least recently used first
+        self.rooms: OrderedDict[str, Room] = OrderedDict()
+        self._last_used: dict[str, float] = {}
         #: stored games that cannot be set up again -> why (answered as "broken")
         self.unloadable: dict[str, str] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     def create(
-        self, seats: list[dict[str, Any]], options: Any, hotseat: bool
+        self, seats: list[dict[str, Any]], options: Any, hotseat: bool, creator: str = ""
     ) -> tuple[Room, dict[str, Any]]:
-        """Create and store a game; returns the room and the secret links (shown once)."""
-        live = sum(1 for room in self.rooms.values() if not (room.game.is_over or room.broken))
-        if live >= self.max_live_games:
-            raise ProtocolError(
-                f"this server already runs {live} unfinished games, its limit; "
-                "try again when some have ended",
-                "too-many-games",
-            )
+        """Create and store a game for the client at address ``creator``; returns the room and
+        the secret links (shown once)."""
+        creator_id = creator_digest(creator)
+        try:
+            self._make_room_for(creator_id)
+        except StorageError:
+            log.exception("cannot count the unfinished games")
+            raise ProtocolError("the server cannot create games now; try again", "server") from None
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
@@ -498,9 +681,6 @@ class GameServer:
                     raise ProtocolError(
                         f"the {seat['bot']} bot is not available: {exc}", "bad-options"
                     ) from None
-        game_id = secrets.token_urlsafe(6)
-        while self.storage.load_game(game_id) is not None:
-            game_id = secrets.token_urlsafe(6)
         tokens: dict[int, str] = {}
         stored_seats = []
         hotseat_token = _new_token() if hotseat else None
@@ -511,9 +691,22 @@ class GameServer:
                 digest = token_digest(tokens[i])
             stored_seats.append({**seat, "digest": digest})
         hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
-        self.storage.create_game(
-            game_id, options_to_json(options, seed_chosen), stored_seats, hotseat_digest
-        )
+        try:
+            game_id = secrets.token_urlsafe(6)
+            while self.storage.load_game(game_id) is not None:
+                game_id = secrets.token_urlsafe(6)
+            self.storage.create_game(
+                game_id,
+                options_to_json(options, seed_chosen),
+                stored_seats,
+                hotseat_digest,
+                creator_id,
+            )
+        except StorageError:
+            log.exception("cannot store a new game")
+            raise ProtocolError(
+                "the server could not save the new game; try again", "server"
+            ) from None
         room = self.get(game_id)
         assert room is not None
         secrets_out = {
@@ -524,14 +717,53 @@ class GameServer:
         room.kick_bots()
         return room, secrets_out
 
+    def _make_room_for(self, creator_id: str) -> None:
+        """Refuse a creator at its own cap; when the server is full, end the game of whoever
+        holds the most unfinished games (more than the creator would after this one), nobody
+        connected, least recently moved first: a flood hurts the flooder, not the next
+        honest player.  Refuses (``too-many-games``) when there is no such game."""
+        mine = self.storage.count_unfinished(creator_id)
+        if mine >= self.max_games_per_address:
+            raise ProtocolError(
+                f"you already have {mine} unfinished games on this server, its limit per "
+                "address; finish some first (abandoned games end after a while)",
+                "too-many-games",
+            )
+        live = self.storage.count_unfinished()
+        if live < self.max_live_games:
+            return
+        for game_id in self.storage.games_of_biggest_creators(more_than=mine + 1):
+            room = self.rooms.get(game_id)
+            if room is not None and room.watched:
+                continue
+            self._expire(
+                [game_id],
+                "it ended unfinished: the server was full and its creator held the most games",
+            )
+            return
+        raise ProtocolError(
+            f"this server already runs {live} unfinished games, its limit; "
+            "try again when some have ended",
+            "too-many-games",
+        )
+
+    def _expire(self, game_ids: list[str], reason: str) -> None:
+        self.storage.expire(game_ids, reason)
+        for game_id in game_ids:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.expire(reason)
+        log.info("expired %d games: %s", len(game_ids), reason)
+
     def get(self, game_id: str) -> Room | None:
         """The live game ``game_id`` (loaded from storage if need be); None if there is none.
 
-        Raises :class:`ProtocolError` ("broken", with the reason) for a stored game that can no
-        longer be set up.
+        Raises :class:`ProtocolError` ("broken", with the reason) for a stored game that cannot
+        be set up again, or whose rows cannot be read now.
         """
         room = self.rooms.get(game_id)
         if room is not None:
+            self._touch(game_id)
             return room
         if not GAME_ID.fullmatch(game_id):
             return None
@@ -542,29 +774,82 @@ class GameServer:
                 if stored is None:
                     return None
                 room = self.rooms[game_id] = Room(stored, self.storage, self.bot_delay)
-                return room
-            except (StorageError, GameLoadError) as exc:
+            except StorageError as exc:  # perhaps passing (a disk error): not remembered
+                reason = str(exc)
+            except GameLoadError as exc:
                 reason = self.unloadable[game_id] = str(exc)
-                log.error("game %s: %s", game_id, reason)
+            else:
+                self._touch(game_id)
+                self._evict_unused()
+                room.kick_bots()
+                return room
+            log.error("game %s: %s", game_id, reason)
         raise ProtocolError(reason, "broken")
 
+    def _touch(self, game_id: str) -> None:
+        self.rooms.move_to_end(game_id)
+        self._last_used[game_id] = self.clock()
+
+    def _evict_unused(self, older_than: float | None = None) -> None:
+        """Drop from memory the unused rooms beyond :attr:`max_idle_rooms` (least recently used
+        first) and, with ``older_than``, those unused since then."""
+        idle = [room for room in self.rooms.values() if room.idle]
+        excess = len(idle) - self.max_idle_rooms
+        for i, room in enumerate(idle):
+            if i < excess or (older_than is not None and self._last_used[room.id] < older_than):
+                self._evict(room)
+
+    def _evict(self, room: Room) -> None:
+        room.stop()
+        room.evicted = True
+        del self.rooms[room.id]
+        del self._last_used[room.id]
+
     def resume(self) -> None:
-        """After a start: load unfinished games so that their bots move on (a game that cannot
-        be loaded is logged and left out)."""
+        """After a start: expire abandoned games, then load the unfinished ones so that their
+        bots move on (a game that cannot be loaded is logged and left out)."""
+        self.expire_abandoned()
         for game_id in self.storage.unfinished_game_ids():
             try:
-                room = self.get(game_id)
+                self.get(game_id)
             except ProtocolError:
                 continue
-            if room is not None:
-                room.kick_bots()
+
+    def expire_abandoned(self) -> None:
+        """End the unfinished games nobody has moved in for :attr:`expire_after` seconds."""
+        if self.expire_after is None:
+            return
+        abandoned = self.storage.idle_since(self.clock() - self.expire_after)
+        if abandoned:
+            days = self.expire_after / 86400
+            self._expire(abandoned, f"it expired: nobody moved for {days:g} days")
+
+    def sweep(self) -> None:
+        """Expire abandoned games; drop rooms unused for :data:`IDLE_ROOM_SECONDS`."""
+        try:
+            self.expire_abandoned()
+        except StorageError:
+            log.exception("cannot expire abandoned games now")
+        self._evict_unused(older_than=self.clock() - IDLE_ROOM_SECONDS)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            self.sweep()
+
+    def start(self) -> None:
+        """On the event loop: resume the games and sweep from time to time."""
+        self.resume()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     def release(self, room: Room) -> None:
-        """Drop a finished game nobody watches from memory (it stays in the database)."""
-        if not room.conns and (room.game.is_over or room.broken):
-            room.stop()
-            self.rooms.pop(room.id, None)
+        """A connection closed: a finished game nobody watches leaves memory (it is stored)."""
+        if room.idle and not room.live and self.rooms.get(room.id) is room:
+            self._evict(room)
 
     def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for room in self.rooms.values():
             room.stop()

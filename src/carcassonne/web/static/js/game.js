@@ -82,6 +82,11 @@ class GameScreen {
       rememberGame(this.gameId, { token: this.token, seats: this.info.seats.map((s) => s.name), you: m.you.seats });
     } else if (m.type === "state") {
       this.setState(m);
+    } else if (m.type === "presence") {
+      if (this.state) {
+        this.state.online = m.online;
+        this.render();
+      }
     } else if (m.type === "preview") {
       const p = this.pending;
       if (p && m.ply === this.state.ply && keyOf(m.action) === keyOf(this.tileAction(p))) {

@@ -1,0 +1,248 @@
+"""Games on a long-running server (issue 9, findings 4, 5 and 7).
+
+Memory holds only the games in use; abandoned games expire; the caps on unfinished games count
+per address, survive restarts and, when the server is full, cost the address holding the most
+games rather than the next player; a database that refuses writes for a while stops nothing for
+good, and every failure is answered with the documented JSON.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import TestClient, auth
+
+from carcassonne.formats.actions import action_from_json
+from carcassonne.web import create_app
+from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
+from carcassonne.web.ratelimit import Limit, RateLimits
+from carcassonne.web.rooms import IDLE_ROOM_SECONDS, MAX_IDLE_ROOMS, GameServer, Principal
+from carcassonne.web.storage import Storage
+
+HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
+#: one tile: placing it and passing ends the game
+ONE_TILE = {"stack": ["base/E"]}
+CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
+PASS = {"type": "pass"}
+GENEROUS = RateLimits(create=Limit(10_000, burst=10_000), replay=Limit(10_000, burst=10_000))
+
+
+class Clock:
+    """Seconds since the epoch, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> Storage:
+    return Storage(tmp_path / "games.sqlite3")
+
+
+def new_game(server: GameServer, creator: str = "10.0.0.1", **options: Any) -> Any:
+    room, _ = server.create(parse_seats(HUMANS), parse_options(options, 2), False, creator)
+    return room
+
+
+def seat0() -> Principal:
+    return Principal(frozenset({0}))
+
+
+# ------------------------------------------------------------------------------ memory
+
+
+def test_finished_games_do_not_stay_in_memory(tmp_path: Path) -> None:
+    """Issue: 300 unwatched bot games 34 -> 132 MB; one GET /record per game after a restart
+    33 -> 148 MB. Only the games in use and a few recent ones stay in memory."""
+    games = MAX_IDLE_ROOMS + 16
+    db = tmp_path / "games.sqlite3"
+    ids = []
+    with TestClient(create_app(db, bot_delay=0, limits=GENEROUS)) as client:
+        for _ in range(games):
+            created = client.post(
+                "/api/games", json={"seats": HUMANS, "options": ONE_TILE, "hotseat": True}
+            ).json()
+            played = client.post(
+                f"/api/games/{created['id']}/actions",
+                headers=auth(created["hotseat_token"]),
+                json={"actions": [CLOSE_CITY, PASS]},
+            )
+            assert played.json()["view"]["phase"] == "over"
+            ids.append(created["id"])
+        assert len(client.app.state.server.rooms) <= MAX_IDLE_ROOMS
+    app = create_app(db, bot_delay=0, limits=GENEROUS)  # after a restart, read each record
+    with TestClient(app) as client:
+        for game_id in ids:
+            assert client.get(f"/api/games/{game_id}/record").status_code == 200
+        assert len(app.state.server.rooms) <= MAX_IDLE_ROOMS
+
+
+def test_an_unused_room_leaves_memory_and_comes_back_unchanged(storage: Storage) -> None:
+    clock = Clock()
+    server = GameServer(storage, bot_delay=0, clock=clock)
+    room = new_game(server, **ONE_TILE)
+    server.sweep()
+    assert room.id in server.rooms  # recently used
+    clock.now += IDLE_ROOM_SECONDS + 1
+    server.sweep()
+    assert room.id not in server.rooms
+    with pytest.raises(ProtocolError) as stale:  # the old object can no longer act
+        room.submit(seat0(), [action_from_json(CLOSE_CITY)])
+    assert stale.value.code == "stale"
+    again = server.get(room.id)
+    assert again is not None and again is not room
+    again.submit(seat0(), [action_from_json(CLOSE_CITY)])
+    assert len(storage.load_game(room.id).actions) == 1
+
+
+# ------------------------------------------------------------------------------ expiry and caps
+
+
+def test_abandoned_games_expire_and_finished_ones_stay(tmp_path: Path, storage: Storage) -> None:
+    clock = Clock()
+    server = GameServer(storage, bot_delay=0, expire_after=3600, clock=clock)
+    abandoned = new_game(server, **ONE_TILE)
+    finished = new_game(server, **ONE_TILE)
+    finished.submit(seat0(), [action_from_json(CLOSE_CITY), action_from_json(PASS)])
+    clock.now += 3599
+    server.sweep()
+    assert storage.count_unfinished() == 1
+    clock.now += 2
+    server.sweep()
+    assert storage.count_unfinished() == 0
+    room = server.get(abandoned.id)
+    assert room is not None and room.expired == "it expired: nobody moved for 0.0416667 days"
+    with pytest.raises(ProtocolError) as refused:
+        room.submit(seat0(), [action_from_json(CLOSE_CITY)])
+    assert refused.value.code == "expired"
+    with TestClient(create_app(tmp_path / "games.sqlite3", bot_delay=0)) as client:
+        state = client.get(f"/api/games/{abandoned.id}/state").json()
+        assert state["broken"] == room.expired and state["ply"] == 0
+        assert client.get(f"/api/games/{finished.id}/record").status_code == 200
+
+
+def test_the_cap_per_address_holds_across_restarts(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    for restart in range(2):
+        app = create_app(db, bot_delay=0, limits=GENEROUS, max_games_per_address=2)
+        with (
+            TestClient(app, client=("10.0.0.1", 1000)) as flooder,
+            TestClient(app, client=("10.0.0.2", 1000)) as other,
+        ):
+            body = {"seats": HUMANS, "options": {}}
+            if restart == 0:
+                assert flooder.post("/api/games", json=body).status_code == 201
+                assert flooder.post("/api/games", json=body).status_code == 201
+            refused = flooder.post("/api/games", json=body)
+            assert refused.status_code == 503 and refused.json()["error"] == "too-many-games"
+            assert "2 unfinished games" in refused.json()["message"]
+            assert other.post("/api/games", json=body).status_code == 201
+
+
+def test_a_full_server_ends_a_game_of_the_biggest_holder_not_the_newcomer(
+    storage: Storage,
+) -> None:
+    """Issue: 110 addresses x 10 creates filled --max-games for good. When full, a newcomer's
+    game takes the place of the least recently moved game of the address holding the most."""
+    clock = Clock()
+    server = GameServer(
+        storage, bot_delay=0, max_live_games=4, max_games_per_address=3, clock=clock
+    )
+    flood = []
+    for _ in range(3):
+        flood.append(new_game(server, "10.6.6.6"))
+        clock.now += 1
+    other = new_game(server, "10.0.0.9")
+    honest = new_game(server, "10.0.0.1")  # full: the flood's oldest game makes room
+    assert flood[0].expired is not None and "the server was full" in flood[0].expired
+    assert [room.expired for room in (*flood[1:], other, honest)] == [None] * 4
+    with pytest.raises(ProtocolError) as refused:  # the flooder now holds 2, no one more
+        new_game(server, "10.6.6.6")
+    assert refused.value.code == "too-many-games"
+    assert storage.count_unfinished() == 4
+
+
+def test_a_watched_game_is_never_the_one_ended(storage: Storage) -> None:
+    server = GameServer(storage, bot_delay=0, max_live_games=2, max_games_per_address=5)
+    watched, idle = new_game(server, "10.6.6.6"), new_game(server, "10.6.6.6")
+    watched.players.add(object())  # type: ignore[arg-type]  # someone is connected
+    new_game(server, "10.0.0.1")
+    assert watched.expired is None and idle.expired is not None
+
+
+# ------------------------------------------------------------------------------ storage failures
+
+
+class FailingWrites:
+    """The games database with a switch that makes writes fail as a full disk does: those
+    whose statement starts with one of ``failing``."""
+
+    def __init__(self, real: sqlite3.Connection) -> None:
+        self.real = real
+        self.failing: tuple[str, ...] = ()
+
+    def _check(self, sql: str) -> None:
+        if self.failing and sql.lstrip().startswith(self.failing):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        self._check(sql)
+        return self.real.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> Any:
+        self._check(sql)
+        return self.real.executemany(sql, rows)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_bots_resume_when_the_database_takes_writes_again(tmp_path: Path) -> None:
+    """Issue: a failed write stopped that game's bots until a restart, and creating a game
+    gave a bare 500."""
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    storage = app.state.storage
+    disk = storage._db = FailingWrites(storage._db)
+    body = {"seats": [{"kind": "bot", "bot": "random"}, HUMANS[0]], "options": {}}
+    with TestClient(app) as client:
+        disk.failing = ("INSERT", "UPDATE")
+        refused = client.post("/api/games", json=body)
+        assert refused.status_code == 500
+        assert refused.json() == {
+            "error": "server",
+            "message": "the server could not save the new game; try again",
+        }
+        disk.failing = ("INSERT INTO actions",)  # the bot, first to move, cannot store its move
+        created = client.post("/api/games", json=body).json()
+        time.sleep(0.3)
+        token = created["seats"][0]["token"]
+        state = client.get(f"/api/games/{created['id']}/state", headers=auth(token)).json()
+        assert state["ply"] == 0 and state["broken"] is None
+        disk.failing = ()
+        deadline = time.monotonic() + 10
+        while state["view"]["to_move"] != 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            state = client.get(f"/api/games/{created['id']}/state", headers=auth(token)).json()
+        assert state["view"]["to_move"] == 1 and state["view"]["phase"] == "tile"
+        assert len(storage.load_game(created["id"]).actions) == state["ply"] >= 2
+
+
+def test_a_move_that_cannot_be_stored_is_answered_and_undone(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    disk = app.state.storage._db = FailingWrites(app.state.storage._db)
+    with TestClient(app) as client:
+        created = client.post("/api/games", json={"seats": HUMANS, "options": ONE_TILE}).json()
+        url, token = f"/api/games/{created['id']}/actions", created["seats"][0]["token"]
+        disk.failing = ("INSERT",)
+        refused = client.post(url, headers=auth(token), json={"actions": [CLOSE_CITY]})
+        assert refused.status_code == 500 and refused.json()["error"] == "server"
+        disk.failing = ()
+        moved = client.post(url, headers=auth(token), json={"actions": [CLOSE_CITY], "ply": 0})
+        assert moved.status_code == 200 and moved.json()["ply"] == 1
