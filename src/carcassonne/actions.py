@@ -1,7 +1,7 @@
 """The actions a seat can take.
 
 Actions are small immutable tuples so that legal-action lists are cheap to build and actions can
-be compared, hashed and stored in game records.  Coordinates and locations follow RULES.md §0:
+be compared, hashed and stored in game records.  Coordinates and locations follow docs/rules.md §0:
 ``(x, y)`` with y growing south, rotation in clockwise degrees, locations in board orientation.
 Expansions define their own action types in their modules.
 """

@@ -43,7 +43,7 @@ MEEPLE = "meeple"
 MEEPLE_KINDS = frozenset({CITY, ROAD, FIELD, MONASTERY})
 CLOISTERS = (MONASTERY, GARDEN)
 DEFAULT_MEEPLES = 7
-MAP_MEEPLES = 9  # RULES.md §4: 9 per player on a map (option)
+MAP_MEEPLES = 9  # docs/rules.md §4: 9 per player on a map (option)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 #: copies of the base set a game may use: enough for the biggest table (a map game uses two),
 #: and a bound on the work one game (or one record or web request) can ask for
@@ -179,7 +179,7 @@ class Game:
         if not 1 <= options.copies <= MAX_COPIES:
             raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
         if options.map is not None and options.river:
-            raise GameSetupError("the River cannot be played on a map (RULES.md D13)")
+            raise GameSetupError("the River cannot be played on a map (docs/rules.md D13)")
         if options.map_chips and options.map is None:
             raise GameSetupError("map chips need a map (--map)")
         if options.start_squares is not None and options.map is None:
@@ -288,7 +288,7 @@ class Game:
             self._check_stack_counts(pool)
             self.stack.reverse()
         else:
-            # With the River the base start tile is an ordinary land tile (RULES.md §2).
+            # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
             if not any(ext.provides_start_tile for ext in self.expansions):
                 pool.remove(start)
             self.rng.shuffle(pool)
@@ -336,7 +336,7 @@ class Game:
         if self.map is None:
             self._place(encode(0, 0), start.orientations[0], None)
             return
-        # RULES.md D7: the start tile on the first start square, the top tile of the shuffled
+        # docs/rules.md D7: the start tile on the first start square, the top tile of the shuffled
         # stack on the second, both at rotation 0.
         first, second = (self.map.start_squares[n] for n in self.used_start_squares)
         placed = [self._place(first, start.orientations[0], None)]
@@ -352,7 +352,7 @@ class Game:
                     feature.complete = True
 
     def _choose_start_squares(self) -> tuple[str, str]:
-        """RULES.md D6: the two start squares used, from the options or drawn from the seed."""
+        """docs/rules.md D6: the two start squares used, from the options or drawn from the seed."""
         names = self.options.start_squares
         if names is None:
             names = tuple(self.rng.sample(sorted(self.map.start_squares), 2))  # type: ignore

@@ -1,4 +1,4 @@
-"""Maps of Carcassonne (RULES.md §4): the board as a bounded grid with printed places.
+"""Maps of Carcassonne (docs/rules.md §4): the board as a bounded grid with printed places.
 
 A map is rules data, not code: each one is a JSON file (format in ``docs/map-format.md``), bundled
 under ``data/maps`` or given by path, so that a player who owns the printed board can correct our
@@ -38,7 +38,7 @@ class MapDataError(GameSetupError):
 
 
 class Town(NamedTuple):
-    """A named square that tiles may cover (RULES.md §4); ``grape`` is None on maps without."""
+    """A named square that tiles may cover (docs/rules.md §4); ``grape`` is None on maps without."""
 
     name: str
     grape: str | None
@@ -93,7 +93,7 @@ class GameMap:
         """Sides of ``pos`` that face the map border (off the map or an unplayable square).
 
         A large city's closed side is not among them: it closes features (D9) but it is not the
-        edge of the map, which is what export needs (RULES.md §5, D12).
+        edge of the map, which is what export needs (docs/rules.md §5, D12).
         """
         return self.geometry.border_sides.get(pos, ())
 

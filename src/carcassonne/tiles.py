@@ -420,7 +420,7 @@ _PRINTED: dict[tuple[str, tuple[int, ...]], TileType] = {}
 
 
 def printed_city_tile(name: str, open_edges: tuple[int, ...]) -> TileType:
-    """A map's large city as a tile: city edges where it is open, border elsewhere (RULES.md D9)."""
+    """A map's large city as a tile: city edges where open, border elsewhere (docs/rules.md D9)."""
     key = (name, tuple(sorted(open_edges)))
     if key not in _PRINTED:
         edges = tuple(CITY_EDGE if d in open_edges else BORDER for d in range(4))

@@ -8,7 +8,7 @@ size=TILE_SIZE) -> list[str]``
     included when ``colour``; every line ends with a reset).  ``orientation`` is a
     :class:`~carcassonne.tiles.Orientation` (board orientation, i.e. already rotated);
     ``figures`` is an iterable of ``(location, seat, figure_type)`` for the figures standing on
-    this tile, ``location`` as in RULES.md §0 (``"N"``, ``"NL"``, ``"monastery"``).  ``marks``
+    this tile, ``location`` as in docs/rules.md §0 (``"N"``, ``"NL"``, ``"monastery"``).  ``marks``
     maps locations to one-character labels drawn where a figure would stand (used to number the
     figure options); ``highlight`` draws corner brackets (the tile placed last); ``shade`` (0/1)
     alternates the ground colour so that neighbouring tiles stay distinguishable.

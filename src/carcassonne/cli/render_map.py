@@ -1,4 +1,4 @@
-"""Drawing a map game (RULES.md §4–§5) for the terminal: the whole map inside its border.
+"""Drawing a map game (docs/rules.md §4–§5) for the terminal: the whole map inside its border.
 
 ``render_map(game, colour=True, *, labels=None, size=MAP_TILE_SIZE, compact=False)`` returns the
 lines of the map with x coordinates above and y coordinates on the left, like

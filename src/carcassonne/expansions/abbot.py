@@ -1,4 +1,4 @@
-"""The Abbot (C3 box, RULES.md §2): one abbot per seat for monasteries and gardens.
+"""The Abbot (C3 box, docs/rules.md §2): one abbot per seat for monasteries and gardens.
 
 The abbot is a figure type the core places like a meeple; this module adds it to the supplies and
 offers the recall: in step 2, instead of placing a figure, take the abbot back and score at once

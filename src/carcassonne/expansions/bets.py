@@ -1,4 +1,4 @@
-"""The Bets (RULES.md §3): betting chips on the offices of the 10 bookmaker tiles.
+"""The Bets (docs/rules.md §3): betting chips on the offices of the 10 bookmaker tiles.
 
 Each seat owns six chips (:data:`CHIPS`) kept in a private supply.  After a turn that placed a
 bookmaker tile, every seat may put one chip face down on that tile's office (step 4, phase
@@ -16,7 +16,7 @@ Everything here runs through the :class:`~carcassonne.expansions.base.Expansion`
   and cities, each seat chooses for its own chip (phase ``settle-final``), and all chips are
   flipped together once everybody has chosen.
 
-Decisions the rules leave open (numbered as in RULES.md, plus this module's own):
+Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 - D2: a seat sees the value of its own chips on offices; nobody sees another seat's.
 - D3: bets are placed in seat order starting with the active player; each seat learns only that
@@ -27,7 +27,7 @@ Decisions the rules leave open (numbered as in RULES.md, plus this module's own)
   would fit is hidden from the players, so it does not matter.
 - D23: at final scoring a chip is settled only against an incomplete road or city of its tile.
 - D24: step 4 follows a turn, so a bookmaker tile used as a map's second start tile gets none.
-- Empty supply (:func:`Bets.end_of_turn`): a seat without chips is not asked at all, rather than
+- D17 (:func:`Bets.end_of_turn`): a seat with an empty supply is not asked at all, rather than
   being offered a pass that is its only move; what it could do is already public
   (``supply_counts``).
 """

@@ -1,4 +1,4 @@
-"""Map-Chips France (RULES.md §5): collect grape chips from the map, sell them as wine.
+"""Map-Chips France (docs/rules.md §5): collect grape chips from the map, sell them as wine.
 
 Setup spreads the chips face down over the map (:func:`spread_chips`).  A tile placed on a chip's
 square collects it: the placing seat scores its 1 or 2 points at once and keeps it face up
@@ -8,7 +8,7 @@ worth exactly 2 (1+1 or a single 2, never 1+2), for 5 points when the tile just 
 road or a coat-of-arms city to the map border (export), or for 9 when it covers a town of that
 colour.  Sold chips leave the game; unsold chips score nothing.
 
-Decisions the rules leave open (numbered as in RULES.md, plus this module's own):
+Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 - D10: per colour 6 chips worth 1 and 4 worth 2 (a map file may set other counts, for tests).
 - D11 (:func:`spread_chips`): the chip squares are drawn **exactly uniformly** among all sets of
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 WINE = "wine"
 EXPORT, TOWN = "export", "town"
-#: RULES.md §5: what one wine pays at each outlet
+#: docs/rules.md §5: what one wine pays at each outlet
 OUTLET_POINTS = {EXPORT: 5, TOWN: 9}
 #: the chips one wine is made of: a pair of 1s or a single 2 (never 1+2)
 WINES: tuple[tuple[int, ...], ...] = ((1, 1), (2,))
@@ -83,8 +83,8 @@ def chip_set(game_map: GameMap) -> list[Chip]:
 
 
 def eligible_squares(game_map: GameMap, used_starts: frozenset[int]) -> list[int]:
-    """Squares a chip may lie on (RULES.md §5): playable, not a town or large city, not next to
-    a used start square, not faced by an open edge of a large city."""
+    """Squares a chip may lie on (docs/rules.md §5): playable, not a town or large city, not next
+    to a used start square, not faced by an open edge of a large city."""
     assert game_map.geometry.squares is not None
     banned = set(game_map.towns)
     for start in used_starts:
@@ -207,7 +207,7 @@ def spread_chips(
                 return squares
     raise GameSetupError(
         f"map {game_map.name} cannot hold {count} map chips evenly under the placement rules "
-        "(RULES.md §5); use fewer chips (chips_per_grape) or smaller blocks (chip_block)"
+        "(docs/rules.md §5); use fewer chips (chips_per_grape) or smaller blocks (chip_block)"
     )
 
 

@@ -1,4 +1,4 @@
-"""The River (C3 box, RULES.md §2): the spring starts, river tiles first, the lake last.
+"""The River (C3 box, docs/rules.md §2): the spring starts, river tiles first, the lake last.
 
 The river itself is not a feature (its tiles' fields are split by it, which the tile data already
 says), so this module only changes setup and restricts where river tiles may go: each must

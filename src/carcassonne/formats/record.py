@@ -92,7 +92,7 @@ class Turn:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    """A drawn tile that fit nowhere and was removed from the game (RULES.md §1 step 1)."""
+    """A drawn tile that fit nowhere and was removed from the game (docs/rules.md §1 step 1)."""
 
     number: int
     tile: str
@@ -114,7 +114,7 @@ class Record:
     moves: tuple[Move, ...]
     result: dict[str, Any] | None
     info: dict[str, str]
-    #: map games: the land tile on the second start square (RULES.md D7)
+    #: map games: the land tile on the second start square (docs/rules.md D7)
     map_start_tile: str | None = None
 
 
@@ -416,7 +416,7 @@ def _physical_stack(record: Record) -> tuple[str, ...]:
     """The draw order of a typed-in game: the named tiles, then the rest (seed-0 shuffle).
 
     On a map the tile on the second start square comes first: the engine puts the top of the
-    stack there (RULES.md D7).
+    stack there (docs/rules.md D7).
     """
     options = record.options
     if options.map is not None and (options.start_squares is None or not record.map_start_tile):

@@ -241,9 +241,9 @@ def parse_actions(data: Any) -> list[Any]:
 def public_event(event: Event) -> dict[str, Any]:
     """An event as JSON for any seat or spectator.
 
-    The engine's events are public by design (RULES.md: who bet where is public, a chip's value
-    only once flipped; a collected map chip is turned face up), so this is a plain conversion;
-    it is the one place to filter should an expansion ever log something private.
+    The engine's events are public by design (docs/rules.md §3: who bet where is public, a chip's
+    value only once flipped; a collected map chip is turned face up), so this is a plain
+    conversion; it is the one place to filter should an expansion ever log something private.
     """
     data = event.to_json()
     if not isinstance(event, ScoreEvent):

@@ -73,7 +73,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
 def revealed_view(game: Game) -> dict[str, Any]:
     """The spectator's view with every betting chip on an office face up.
 
-    Each seat's own view shows the values of its own chips (RULES.md D2), so the owners' views
+    Each seat's own view shows the values of its own chips (docs/rules.md D2), so the owners' views
     together reveal them all.  Only for games that are over: while a game runs this is exactly
     what a seat must not see.
     """

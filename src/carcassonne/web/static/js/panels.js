@@ -49,7 +49,7 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
     info.options && (info.options.fixed_stack || info.options.fixed_seed) ? html("p", { class: "muted", "data-fixed-order": "" }, t("scores.fixed_order")) : null);
 }
 
-// What each betting chip pays (RULES.md §3): [chip, wins at, points] rows for the help table.
+// What each betting chip pays (docs/rules.md §3): [chip, wins at, points] rows for the help table.
 const CHIP_PAYOUTS = [
   ["2/6", "2 · 6", "2 · 6"],
   ["3/5", "3 · 5", "3 · 5"],

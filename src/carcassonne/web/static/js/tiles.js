@@ -344,7 +344,7 @@ function buildModel(tile, o) {
     model.spurs.push({ pts, width: ROAD_HALF_WIDTH });
   }
 
-  // An office separates the fields around it (RULES.md §3): draw a divider from the office to
+  // An office separates the fields around it (docs/rules.md §3): draw a divider from the office to
   // every place on the border where one field gives way to another without a road between.
   const office = model.centres.find((c) => c.kind === "betting-office");
   if (office) {
