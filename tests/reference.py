@@ -9,7 +9,7 @@ large cities) and the figures standing on segments.  It uses nothing of the engi
 bookkeeping (no ``Feature``, no ``seg_feature``, no ``Game`` scoring methods, no precomputed
 ``edge_segment``/``half_segment`` tables), so the two can only agree by both being right.
 
-Rules implemented (RULES.md §1, §2, §4, D9, D15):
+Rules implemented (docs/rules.md §1, §2, §4, D9, D15):
 
 * roads and cities join across matching edges; fields join across half-edges: my half ``2d``
   touches the neighbour's half ``2*opp(d)+1`` and my ``2d+1`` its ``2*opp(d)``;
@@ -36,7 +36,7 @@ from carcassonne.board import Geometry, decode
 from carcassonne.tiles import BORDER, CITY, FIELD, GARDEN, KIND_NAMES, MONASTERY, ROAD
 
 XY = tuple[int, int]
-#: (dx, dy) through the sides N E S W; y grows to the south (RULES.md §0)
+#: (dx, dy) through the sides N E S W; y grows to the south (docs/rules.md §0)
 STEPS: tuple[XY, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 RING: tuple[XY, ...] = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 CLOISTERS = (MONASTERY, GARDEN)
@@ -281,7 +281,7 @@ class Reference:
         return seen
 
     def final_payouts(self, figures: Mapping[int, tuple[int, str]]) -> list[Payout]:
-        """Final scoring (RULES.md §1 End) of the figures still on the board.
+        """Final scoring (docs/rules.md §1 End) of the figures still on the board.
 
         A complete road, city or cloister still holding a figure is not scored here: its figures
         should have come home when it was completed (the cross-check reports that separately).
@@ -300,7 +300,7 @@ def final_payouts(
     return Reference(board, geometry).final_payouts(figures)
 
 
-#: Bets chips (RULES.md §3): tile count -> points, and the "or more" threshold that pays itself
+#: Bets chips (docs/rules.md §3): tile count -> points, and the "or more" threshold that pays itself
 CHIP_WINS: dict[str, dict[int, int]] = {
     "2/6": {2: 2, 6: 6},
     "3/5": {3: 3, 5: 5},

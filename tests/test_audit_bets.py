@@ -1,12 +1,13 @@
-"""Audit of The Bets against the original rule texts (``rules/sources/bets-*.txt``).
+"""Audit of The Bets against the original rule texts (French, Romanian, English; docs/rules.md §10).
 
 Edge cases the main suite (``test_bets.py``) leaves open, each built from an explicit stack and
 scripted turns, with exact scores.  The start tile is ``base/D`` at (0, 0), rotation 0: city N,
 road E–W through, field S.
 
-Bookmaker tiles used (tiles.md §3, rotation 0): 02 = C F R F (city N, road S); 06 = C R F R (city
-N, roads E and W); 07 = F F F R (road W); 08 = C R R R (city N, roads E S W); 09 = F F F R (road W)
-with a monastery; 10 = C F C R (separate cities N and S, road W).  Every road ends at the office.
+Bookmaker tiles used (docs/rules.md §8.3, rotation 0): 02 = C F R F (city N, road S); 06 =
+C R F R (city N, roads E and W); 07 = F F F R (road W); 08 = C R R R (city N, roads E S W); 09 =
+F F F R (road W) with a monastery; 10 = C F C R (separate cities N and S, road W).  Every road
+ends at the office.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def test_chip_settled_in_step_3_can_be_bet_again_in_step_4_of_that_turn() -> Non
     assert (game.phase, game.to_move) == ("bet", 1)
 
 
-def test_last_tile_means_the_stack_is_empty_not_that_the_rest_cannot_be_placed() -> None:
+def test_d22_last_tile_means_the_stack_is_empty_not_that_the_rest_cannot_be_placed() -> None:
     """D22.  After bets/07 only base/C is left, and it fits nowhere (no open city edge): bets/07
     is in fact the last tile placed, but nobody may look at the stack, so step 4 happens as for
     any tile that is not the last.  base/C is discarded and the chips are settled at the final
@@ -179,7 +180,7 @@ def test_bets10_chips_settle_against_the_city_the_active_player_names(
 # ------------------------------------------------------------------------- final scoring
 
 
-def test_final_settlement_never_targets_a_city_completed_before_the_bets() -> None:
+def test_d23_final_settlement_never_targets_a_city_completed_before_the_bets() -> None:
     """D23.  bets/02 turned 180 on (0, -1) closes a 2-tile city with the start tile; its road
     runs north over two straight roads and stays open (3 tiles).  At the end the chips are
     settled against the road without any choice: the finished city was never bet on."""

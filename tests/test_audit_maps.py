@@ -1,5 +1,5 @@
-"""Audit of the map rules (RULES.md §4, D9) and Map-Chips France (§5) against the original text
-(``rules/sources/map-chips-france-fr.txt``), with the Bets where the two meet.
+"""Audit of the map rules (docs/rules.md §4, D9) and Map-Chips France (§5) against the original text
+(the French Map-Chips France text listed in docs/rules.md §10), with the Bets where the two meet.
 
 Besides ``test-tiny`` (drawn in ``test_maps.py``) two small maps made here put start squares and
 large cities where the bundled maps do not:
@@ -105,7 +105,7 @@ def test_road_of_a_start_tile_ending_at_the_border_scores_with_the_next_crossroa
     assert paid(game, "completed") == [("road", {0: 2})]
 
 
-def test_used_start_square_is_never_covered_by_a_turn() -> None:
+def test_d25_used_start_square_is_never_covered_by_a_turn() -> None:
     """Its start tile lies there from the setup, placed by nobody: no turn can cover that town
     (D25), while the unused start square Cime can be (test_mapchips covers its sale)."""
     game = map_game([], then=("base/U",), map_chips=True)
@@ -129,7 +129,7 @@ def _twin(tmp_path: Path, stack: tuple[str, ...], **options: Any) -> Game:
     )
 
 
-def test_played_city_joining_two_large_cities_scores_all_three_squares(tmp_path: Path) -> None:
+def test_d9_played_city_joining_two_large_cities_scores_all_three_squares(tmp_path: Path) -> None:
     """base/E (turned 180) on (2, 1) closes the start tile's city; base/G (city W–E) on (2, 0)
     meets Gauche's open E edge and Droite's open W edge: one city of 3 squares, complete, 6."""
     game = _twin(tmp_path, ("base/B", "base/E", "base/G", "base/U"))
@@ -197,7 +197,7 @@ def test_bookmaker_road_straight_into_the_border_is_complete_and_gets_no_bets() 
     assert (game.phase, game.active) == ("tile", 0)
 
 
-def test_bookmaker_tile_drawn_as_second_start_tile_gets_no_bets() -> None:
+def test_d24_bookmaker_tile_drawn_as_second_start_tile_gets_no_bets() -> None:
     """D24: bets/07 is the top tile at setup and goes on Brume at rotation 0; no turn placed it,
     so there is no step 4 and its office stays empty."""
     game = map_game([], second="bets/07", then=("base/U",), bets=True)
@@ -245,7 +245,7 @@ def test_wine_made_with_the_chip_collected_this_turn_can_be_exported() -> None:
     assert game.scores == [0, 6]
 
 
-def test_coat_of_arms_elsewhere_in_the_city_allows_export_through_a_plain_segment() -> None:
+def test_d12_coat_of_arms_elsewhere_in_the_city_allows_export_through_a_plain_segment() -> None:
     """D12: base/F (coat of arms) extends the start tile's city north on (1, 1); base/G, with no
     coat of arms, takes that city into the north border on (1, 0).  The city has a coat of arms,
     so the tile connected 'a city with a coat of arms' to the border: export is offered."""

@@ -1,4 +1,4 @@
-"""The Bets (RULES.md §3): placing chips, settling them, final settlement, hidden chips.
+"""The Bets (docs/rules.md §3): placing chips, settling them, final settlement, hidden chips.
 
 Situations are built from explicit stacks and scripted turns.  The start tile is ``base/D`` at
 (0, 0), rotation 0: city N, road E–W through, field S.
@@ -84,7 +84,7 @@ def all_chips_home(game: Game) -> bool:
 # ------------------------------------------------------------------------------ chip table
 
 
-PAYOFFS = {  # tiles 1..12, straight from the table in RULES.md §3 / the rule texts
+PAYOFFS = {  # tiles 1..12, straight from the table in docs/rules.md §3 / the rule texts
     "2/6": [0, 2, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0],
     "3/5": [0, 0, 3, 0, 5, 0, 0, 0, 0, 0, 0, 0],
     "3/6": [0, 0, 3, 0, 0, 6, 0, 0, 0, 0, 0, 0],
@@ -178,7 +178,7 @@ def test_plus_chips_on_a_12_tile_road() -> None:
     assert bet_events(game)[0].detail["tiles"] == 12
 
 
-def test_completed_road_with_no_meeple_still_settles_bets() -> None:
+def test_d4_completed_road_with_no_meeple_still_settles_bets() -> None:
     """D4: nobody scores the road, the chips on it are settled anyway."""
     game = _road_game(4)
     road = next(e for e in game.events if isinstance(e, ScoreEvent) and e.source == "road")
@@ -220,7 +220,7 @@ def test_tile_count_counts_each_square_once() -> None:
 # ---------------------------------------------------------------------- when bets are placed
 
 
-def test_every_seat_bets_in_seat_order_from_the_active_player() -> None:
+def test_d3_every_seat_bets_in_seat_order_from_the_active_player() -> None:
     game = Game(players=4, bets=True, stack=("base/U", "bets/07", "base/B"))
     turn(game, "base/U", -1, 0, 0)
     turn(game, "bets/07", 1, 0, 0, bets={1: "4", 2: None, 3: "2/6", 0: "3/5"})
@@ -282,7 +282,7 @@ def six_chips_on_six_offices(*then: str) -> Game:
     return game
 
 
-def test_seat_with_empty_supply_is_not_asked() -> None:
+def test_d17_seat_with_empty_supply_is_not_asked() -> None:
     """Seat 0 has its six chips on six offices; on the seventh bookmaker tile only seat 1 is
     asked (the empty-supply decision in expansions/bets.py)."""
     game = six_chips_on_six_offices("bets/07", "base/B")
@@ -418,7 +418,7 @@ def test_final_settlement_runs_before_final_scoring() -> None:
     assert game.scores == [4, 0]
 
 
-def test_chip_with_no_open_feature_on_its_tile_returns_unscored() -> None:
+def test_d5_chip_with_no_open_feature_on_its_tile_returns_unscored() -> None:
     """D5 (unreachable with the implemented expansions, so the state is set by hand)."""
     game = Game(players=2, bets=True, stack=("base/W", "bets/07", "base/B"))
     turn(game, "base/W", -1, 0, 0)
@@ -532,7 +532,7 @@ def test_copy_is_independent() -> None:
 # ---------------------------------------------------------------------- hidden information
 
 
-def test_view_shows_own_chips_and_only_the_owners_of_others() -> None:
+def test_d2_view_shows_own_chips_and_only_the_owners_of_others() -> None:
     game = Game(players=3, bets=True, stack=("bets/07", "base/B"))
     turn(game, "bets/07", 1, 0, 0, bets={0: "4", 1: None, 2: "2/6"})
     views = {seat: game.view(seat)["expansions"]["bets"] for seat in (0, 1, 2, None)}
@@ -555,7 +555,7 @@ def test_view_shows_own_chips_and_only_the_owners_of_others() -> None:
     ]
 
 
-def test_bet_events_do_not_carry_the_chip() -> None:
+def test_d3_bet_events_do_not_carry_the_chip() -> None:
     game = Game(players=2, bets=True, stack=("bets/07", "base/B"))
     turn(game, "bets/07", 1, 0, 0, bets={0: "4", 1: None})
     events = [e for e in game.events if isinstance(e, GameEvent)]

@@ -1,4 +1,4 @@
-"""Map-Chips France (RULES.md §5, D10–D12): chip setup, collecting, selling wine, hidden values.
+"""Map-Chips France (docs/rules.md §5, D10–D12): chip setup, collecting, selling wine, hiding.
 
 Wine situations are played on the France map with start squares (Nancy, Le Mans): the start
 tile base/D lies on Nancy (13, 4) at rotation 0 (N city, E and W road, S field), so a tile on
@@ -6,7 +6,7 @@ tile base/D lies on Nancy (13, 4) at rotation 0 (N city, E and W road, S field),
 map's east edge — can take the road to the border.  Tests set the chips lying on the map and in
 front of the seats directly (``MapChips.face_down`` / ``in_front``), the way a test builds a board.
 
-Tile layouts (tiles.md §1): U = F R F R (road W–E); A = monastery with a road S (rotation 90:
+Tile layouts (docs/rules.md §8.1): U = F R F R (road W–E); A = monastery with a road S (rotation 90:
 road W, E side field); O / P = city N–W (O with a coat of arms) and road E–S (rotation 90: city
 N–E, road S–W); B = monastery, all field.
 """
@@ -99,7 +99,7 @@ def offered(game: Game) -> set[Any]:
 # ------------------------------------------------------------------------------ chips (D10)
 
 
-def test_thirty_chips_ten_per_colour_six_ones_and_four_twos() -> None:
+def test_d10_thirty_chips_ten_per_colour_six_ones_and_four_twos() -> None:
     chips = chip_set(load_map("france"))
     assert len(chips) == 30
     counts = Counter(chips)
@@ -112,7 +112,7 @@ def test_thirty_chips_ten_per_colour_six_ones_and_four_twos() -> None:
 
 
 def _check_setup(game: Game) -> None:
-    """Every placement rule of RULES.md §5, checked from the map data (not the sampler)."""
+    """Every placement rule of docs/rules.md §5, checked from the map data (not the sampler)."""
     game_map = game.map
     chips = chips_of(game)
     squares = set(chips.face_down)
@@ -153,7 +153,7 @@ def _eligible_by_rule(game_map: Any, used: set[int]) -> set[int]:
 
 
 @pytest.mark.parametrize("map_name", ["france", "test-tiny"])
-def test_chip_setup_never_breaks_a_placement_rule(map_name: str) -> None:
+def test_d11_chip_setup_never_breaks_a_placement_rule(map_name: str) -> None:
     for seed in range(60):
         _check_setup(Game(players=2, map=map_name, map_chips=True, seed=seed))
 
@@ -166,7 +166,7 @@ def test_chip_setup_follows_the_seed() -> None:
     assert layout(5) != layout(6)
 
 
-def test_chip_squares_are_uniform_among_valid_even_placements() -> None:
+def test_d11_d18_chip_squares_are_uniform_among_valid_even_placements() -> None:
     # A 4x4 map in 2x2 blocks with 3 chips; enumerate every valid, evenly spread placement by
     # brute force and check the sampler hits each about equally often (chi-square).
     data = {
@@ -284,19 +284,19 @@ def test_road_to_the_border_allows_export_for_5() -> None:
     assert game.scores == [5, 0]
 
 
-def test_coat_of_arms_city_to_the_border_allows_export() -> None:
+def test_d12_coat_of_arms_city_to_the_border_allows_export() -> None:
     # O at rotation 90: city N-E with a coat of arms, its E side on the border; road W-S.
     game = to_strasbourg("base/O", 90, [P1, P1])
     assert offered(game) == {PASS, SellWine(EXPORT, "purple", (1, 1))}
 
 
-def test_plain_city_to_the_border_does_not_allow_export() -> None:
+def test_d12_plain_city_to_the_border_does_not_allow_export() -> None:
     # P is O without the coat of arms.
     game = to_strasbourg("base/P", 90, [P1, P1])
     assert game.phase == "tile" and game.to_move == 1
 
 
-def test_extending_a_road_that_already_reaches_the_border_is_no_export() -> None:
+def test_d12_extending_a_road_that_already_reaches_the_border_is_no_export() -> None:
     # Seat 0 takes the road to the border on (15, 4) (and passes); seat 1 extends the same road
     # at its west end on (11, 4): the tile it placed connects nothing to the border.
     game = france(("base/U",) * 5, in_front=[[P2], [P2]])
@@ -308,7 +308,7 @@ def test_extending_a_road_that_already_reaches_the_border_is_no_export() -> None
     assert game.phase == "tile" and game.to_move == 0
 
 
-def test_large_city_wall_is_not_the_map_border_for_export() -> None:
+def test_d14_large_city_wall_is_not_the_map_border_for_export() -> None:
     # test-tiny: from Brume, U on (4, 2), B on (4, 1); A at rotation 90 on (4, 0) ends its road
     # against Castel's east wall (closed there, D9) — but a wall is not another country.
     game = map_game(
@@ -338,7 +338,7 @@ def test_at_most_one_wine_per_turn() -> None:
     assert chips_of(game).in_front[0] == [L1, L1]
 
 
-def test_covering_the_unused_start_square_sells_to_its_town() -> None:
+def test_d25_covering_the_unused_start_square_sells_to_its_town() -> None:
     # test-tiny with start squares Aval and Brume: Cime (3, 2, purple) is an ordinary town.
     game = map_game([("base/U", 2, 2, 0, None)], then=("base/U", "base/U"), map_chips=True)
     _with_chips(game, {}, [[], [P1, P1]])

@@ -1,4 +1,4 @@
-"""Maps of Carcassonne (RULES.md §4): map data, start squares, the border, large cities (D9).
+"""Maps of Carcassonne (docs/rules.md §4): map data, start squares, the border, large cities (D9).
 
 Most situations use the invented map ``test-tiny`` (7×6, ``data/maps/test-tiny.json``)::
 
@@ -12,8 +12,9 @@ Start squares Aval, Brume, Cime; the large city Castel is open on S and W (its E
 its N side the map border).  With start squares (Aval, Brume) the start tile base/D lies on Aval
 (1, 2) at rotation 0 (N city, E and W road, S field) and the first stack tile on Brume (5, 2).
 
-Tile layouts used (tiles.md §1): U = F R F R (road W–E); B = monastery, all field; E = city N;
-G = F C F C, one city W–E (rotation 90: N–S); W = F R R R, roads ending at a crossroads.
+Tile layouts used (docs/rules.md §8.1): U = F R F R (road W–E); B = monastery, all field;
+E = city N; G = F C F C, one city W–E (rotation 90: N–S); W = F R R R, roads ending at a
+crossroads.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ import pytest
 from carcassonne import Game, GameSetupError, IllegalAction, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.maps import MapDataError, bundled_maps, load_map, parse_map
+from carcassonne.tiles import tile_set
 from scenario import Step, paid, play, score_events
 
 TINY = "test-tiny"
@@ -56,7 +59,7 @@ def legal_squares(game: Game) -> set[tuple[int, int]]:
 # ------------------------------------------------------------------------------ setup (§4)
 
 
-def test_start_tile_on_first_start_square_and_top_tile_on_second_both_rotation_0() -> None:
+def test_d7_start_tile_on_first_start_square_and_top_tile_on_second_both_rotation_0() -> None:
     game = Game(players=2, map=TINY, start_squares=("Brume", "Aval"), stack=("base/V", "base/U"))
     assert game.used_start_squares == ("Brume", "Aval")
     first, second = game.board[encode(5, 2)], game.board[encode(1, 2)]
@@ -65,7 +68,7 @@ def test_start_tile_on_first_start_square_and_top_tile_on_second_both_rotation_0
     assert game.current_tile.id == "base/U"  # the second start tile left the stack
 
 
-def test_random_start_squares_are_two_distinct_map_start_squares() -> None:
+def test_d6_random_start_squares_are_two_distinct_map_start_squares() -> None:
     seen = set()
     for seed in range(20):
         game = Game(players=2, map="france", seed=seed)
@@ -79,7 +82,7 @@ def test_random_start_squares_are_two_distinct_map_start_squares() -> None:
 @pytest.mark.parametrize(
     ("starts", "bad"), [(("Aval", "Castel"), "Castel"), (("Dune", "Aval"), "Dune")]
 )
-def test_start_square_must_be_one_of_the_map_start_squares(starts: tuple, bad: str) -> None:
+def test_d6_start_square_must_be_one_of_the_map_start_squares(starts: tuple, bad: str) -> None:
     with pytest.raises(GameSetupError, match=bad):
         Game(players=2, map=TINY, start_squares=starts)
 
@@ -94,7 +97,29 @@ def test_map_games_give_9_meeples_unless_told_otherwise() -> None:
     assert Game(players=3, map="france", seed=1, meeples=7).supply[0]["meeple"] == 7
 
 
-def test_the_river_is_not_played_on_a_map() -> None:
+def test_d8_a_map_game_draws_the_base_and_bookmaker_tiles_until_the_stack_is_empty() -> None:
+    # 72 base + 10 bookmaker tiles = 82: one on each start square, 80 drawn during the game.
+    game = Game(players=2, map="france", bets=True, seed=4)
+    on_map = [game.board[game.map.start_squares[name]].tile.id for name in game.used_start_squares]
+    to_draw = [tile.id for tile in (game.current_tile, *game.stack) if tile is not None]
+    expected = Counter(t.id for t in (*tile_set("base").copies(), *tile_set("bets").copies()))
+    assert len(to_draw) == 80
+    assert Counter(to_draw) + Counter(on_map) == expected
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+    assert len(game.draws) == 80 and game.stack == []
+
+
+def test_d8_copies_add_whole_base_sets_to_a_map_game() -> None:
+    game = Game(players=2, map="france", copies=2, seed=4)
+    to_draw = Counter(tile.id for tile in (game.current_tile, *game.stack) if tile is not None)
+    on_map = Counter(
+        game.board[game.map.start_squares[name]].tile.id for name in game.used_start_squares
+    )
+    assert to_draw + on_map == Counter(t.id for t in tile_set("base").copies() * 2)
+
+
+def test_d13_the_river_is_not_played_on_a_map() -> None:
     with pytest.raises(GameSetupError, match="D13"):
         Game(players=2, map="france", river=True)
 
@@ -155,7 +180,7 @@ def test_fields_may_touch_the_border() -> None:
 # --------------------------------------------------------------------- large cities (D9)
 
 
-def test_large_city_alone_does_not_anchor_a_placement() -> None:
+def test_d9_large_city_alone_does_not_anchor_a_placement() -> None:
     # At the start only the start tiles anchor: the squares around Castel that touch nothing
     # else are not legal even for a tile with a matching city edge.
     game = map_game([], then=("base/E",))
@@ -165,7 +190,7 @@ def test_large_city_alone_does_not_anchor_a_placement() -> None:
         game.apply(PlaceTile(3, 1, 0))
 
 
-def test_large_city_anchors_through_open_edges_once_reached_never_through_walls() -> None:
+def test_d9_large_city_anchors_through_open_edges_once_reached_never_through_walls() -> None:
     # E (rot 180) on (1, 1) closes the start tile's city; B on (1, 0); E (rot 90) on (2, 0)
     # reaches Castel's open W edge.  Now (3, 1), below Castel's open S edge and touching no
     # played tile, is legal; (4, 0), beside Castel's east wall, is not.
@@ -211,27 +236,48 @@ def test_city_joined_to_a_large_city_can_be_claimed() -> None:
     assert PlaceFigure("meeple", "E") in game.legal_actions()
 
 
-def test_completing_a_large_city_counts_its_square_as_one_tile() -> None:
+def test_d9_completing_a_large_city_counts_its_square_as_one_tile() -> None:
     game = map_game(_castel_steps(), then=("base/U",))
     (event,) = score_events(game, "completed")
     assert (event.source, event.points, event.tiles) == ("city", {0: 6}, 3)
     assert event.squares == [(2, 0), (3, 0), (3, 1)]
 
 
-def test_nobody_can_stand_on_a_large_city_square() -> None:
+def test_d9_nobody_can_stand_on_a_large_city_square() -> None:
     game = map_game([], then=("base/E",))
     assert encode(3, 0) not in {game.seg_pos[s] for s in game.figures}
     with pytest.raises(IllegalAction, match="already occupied"):
         game.apply(PlaceTile(3, 0, 0))
 
 
-def test_large_city_square_counts_around_a_monastery() -> None:
+def test_d15_large_city_square_counts_around_a_monastery() -> None:
     # The monastery on (2, 1) ends the game with 5 of 8 neighbours placed, Castel (3, 0) among
     # them: 1 + 5 = 6 points (D9: the large city is a pre-placed tile).
     game = map_game(_castel_steps(monk=("meeple", "monastery")))
     assert game.is_over
     final = [(e.source, e.points) for e in score_events(game, "final") if e.points]
     assert final == [("monastery", {1: 6})]
+
+
+def test_d15_a_monastery_on_the_map_edge_never_completes() -> None:
+    # base/B monasteries (all field) on Brume (5, 2), (5, 1) and (5, 0) on the top row, then
+    # every on-map square around (5, 0): B (4, 1), E with its city on the border at (4, 0) and
+    # (6, 0), V at 270 (road E to the border, road S) at (6, 1).  5 neighbours, 3 off the map.
+    game = map_game(
+        [
+            ("base/B", 5, 1, 0, None),
+            ("base/B", 5, 0, 0, ("meeple", "monastery")),
+            ("base/B", 4, 1, 0, None),
+            ("base/E", 4, 0, 0, None),
+            ("base/E", 6, 0, 0, None),
+            ("base/V", 6, 1, 270, None),
+        ]
+    )
+    assert game.is_over
+    assert game.ring_count(encode(5, 0)) == 5
+    assert not game.feature_at(5, 0, "monastery").complete
+    assert paid(game, "completed") == []  # the two 1-tile cities on the border have no knight
+    assert paid(game, "final") == [("monastery", {1: 6})]  # 1 + 5 neighbours, never 9
 
 
 # ------------------------------------------------------------------------------ map data

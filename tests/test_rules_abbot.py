@@ -1,6 +1,6 @@
-"""The Abbot (RULES.md §2) on concrete boards.
+"""The Abbot (docs/rules.md §2) on concrete boards.
 
-Layouts from tiles.md §1: base/B is a monastery with field all round; base/E-garden is base/E
+Layouts from docs/rules.md §8.1: base/B is a monastery with field all round; base/E-garden is base/E
 (``C F F F``) with a garden; at rotation 180 its city faces S, so it sits south of the start tile
 (whose S edge is field) at (0, 1).
 """
@@ -11,7 +11,7 @@ import pytest
 
 from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
 from carcassonne.expansions.abbot import RecallAbbot
-from scenario import paid, scenario, score_events, snapshot
+from scenario import paid, play, scenario, score_events, snapshot
 
 ABBOT_MONASTERY = ("abbot", "monastery")
 ABBOT_GARDEN = ("abbot", "garden")
@@ -185,10 +185,25 @@ def test_a_recalled_abbot_can_be_placed_again() -> None:
     assert paid(game) == [("monastery", {0: 4}), ("monastery", {0: 5})]
 
 
-def test_a_garden_on_a_river_tile_takes_the_abbot() -> None:
+def test_d16_a_garden_on_a_river_tile_takes_the_abbot() -> None:
     # river/J (F F ~ ~, river W-S, garden) at 90: river N-W below the spring.
     game = Game(players=2, river=True, abbot=True, stack=("river/J", "river/L"))
     game.apply(PlaceTile(0, 1, 90))
     assert PlaceFigure(*ABBOT_GARDEN) in game.legal_actions()
     assert PlaceFigure("meeple", "garden") not in game.legal_actions()
     game.apply(PASS)
+
+
+def test_d19_without_the_abbot_a_garden_is_only_a_picture() -> None:
+    # The completed-garden ring of test_a_completed_garden_scores_9, played without the Abbot:
+    # step 2 offers nothing on the garden, and its 8 neighbours score nobody anything for it.
+    game = Game(players=2, stack=("base/E-garden", *(step[0] for step in GARDEN_RING)))
+    game.apply(PlaceTile(0, 1, 180))
+    assert [a for a in game.legal_actions() if getattr(a, "location", None) == "garden"] == []
+    with pytest.raises(IllegalAction):
+        game.apply(PlaceFigure("meeple", "garden"))
+    game.apply(PlaceFigure("meeple", "S"))  # the city of base/E-garden instead
+    play(game, GARDEN_RING)
+    assert game.is_over
+    assert paid(game) == [("city", {0: 4})]  # closed by base/E at (0, 2): 2 tiles, no garden
+    assert game.supply == [{"meeple": 7}, {"meeple": 7}]

@@ -1,8 +1,8 @@
-"""Base game (RULES.md §0 conventions and §1): one test per rule, each on a concrete board.
+"""Base game (docs/rules.md §0 conventions and §1): one test per rule, each on a concrete board.
 
 Every situation starts from the start tile base/D at (0, 0), rotation 0 (N city, E and W road,
 S field; fields {EL WR} north of the road bordering the city, {ER SL SR WL} south of it) and
-places tiles whose layouts are taken from tiles.md §1 (noted where a test relies on one).
+places tiles whose layouts are taken from docs/rules.md §8.1 (noted where a test relies on one).
 """
 
 from __future__ import annotations
@@ -215,7 +215,7 @@ def test_symmetric_tiles_offer_each_distinct_placement_once(
     assert {tuple(a) for a in legal} == placements
 
 
-def test_an_equivalent_rotation_of_a_symmetric_tile_is_accepted() -> None:
+def test_d20_an_equivalent_rotation_of_a_symmetric_tile_is_accepted() -> None:
     game = Game(players=2, stack=("base/U", "base/E"))
     game.apply(PlaceTile(1, 0, 180))
     assert game.feature_at(1, 0, "W") is game.feature_at(0, 0, "E")

@@ -1,10 +1,10 @@
-"""The River (RULES.md §2, decision D1), on concrete boards.
+"""The River (docs/rules.md §2, decision D1), on concrete boards.
 
-Layouts from tiles.md §2, at rotation 0 (N E S W): spring river/A ``R R ~ F`` (road N-E, river
-from the centre to S); river/D ``F ~ F ~`` (straight, E-W); river/G ``F F ~ ~`` and river/J (the
-same with a garden) curve W-S; river/B ``C ~ R ~`` (city N, road S, river E-W); river/H
-``F ~ R ~`` with a monastery; lake river/L ``~ F F F``.  With the spring at (0, 0), the river
-leaves it southwards: the first river tile goes to (0, 1), entering through its N edge.
+Layouts from docs/rules.md §8.2, at rotation 0 (N E S W): spring river/A ``R R ~ F`` (road N-E,
+river from the centre to S); river/D ``F ~ F ~`` (straight, E-W); river/G ``F F ~ ~`` and
+river/J (the same with a garden) curve W-S; river/B ``C ~ R ~`` (city N, road S, river E-W);
+river/H ``F ~ R ~`` with a monastery; lake river/L ``~ F F F``.  With the spring at (0, 0), the
+river leaves it southwards: the first river tile goes to (0, 1), entering through its N edge.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def test_river_turn_names_the_direction_seen_by_the_water() -> None:
     assert river_turn(0, 2) == STRAIGHT
 
 
-def test_u_turn_two_curves_the_same_way_are_rejected() -> None:
+def test_d1_two_curves_the_same_way_are_a_u_turn() -> None:
     # D1: after a left curve at (0, 1) the river heads east into (1, 1); river/J at 90 (river
     # W-N) would turn left again, back north: rejected.  At 0 (W-S) it turns right: allowed.
     game = scenario([G_LEFT], then=["river/J", "river/L"], river=True)
@@ -89,7 +89,7 @@ def test_u_turn_two_curves_the_same_way_are_rejected() -> None:
     assert game.phase == "figure"
 
 
-def test_a_straight_between_two_curves_does_not_allow_a_u_turn() -> None:
+def test_d1_a_straight_between_two_curves_does_not_allow_a_u_turn() -> None:
     # D1 compares a curve with the previous curve, however many straights lie between.
     game = scenario([G_LEFT, ("river/D", 1, 1, 0, None)], then=["river/J", "river/L"], river=True)
     assert game.legal_actions() == [PlaceTile(2, 1, 0)]

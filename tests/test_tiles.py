@@ -1,7 +1,7 @@
-"""Tile data (tiles.md §1-§3, docs/tile-format.md): counts, layouts, rotation, validation.
+"""Tile data (docs/rules.md §8, docs/tile-format.md): counts, layouts, rotation, validation.
 
-The expected layouts below are transcribed from tiles.md independently of the data files, in a
-compact notation: cities ``"NW*"`` (edges, ``*`` = coat of arms), separate segments by spaces;
+The expected layouts below are transcribed from docs/rules.md §8 independently of the data files,
+in a compact notation: cities ``"NW*"`` (edges, ``*`` = coat of arms), separate segments by spaces;
 roads ``"WE"`` (through) or ``"E S W"`` (three ends); fields ``"EL.WR>N"`` (half-edges, ``>`` the
 cities it borders, each named by one edge), separate fields by spaces.
 """
@@ -151,7 +151,7 @@ def test_base_set_has_10_coats_of_arms_on_C_F_M_O_Q_S() -> None:
     assert +coats == {"C": 1, "F": 2, "M": 2, "O": 2, "Q": 1, "S": 2}
 
 
-def test_base_set_has_8_garden_copies_one_each_of_E_H_I_M_N_R_U_V() -> None:
+def test_d19_base_set_has_8_garden_copies_one_each_of_E_H_I_M_N_R_U_V() -> None:
     gardens = Counter(t.name for t in tile_set("base").copies() if "garden" in t.centre)
     assert gardens == {f"{letter}-garden": 1 for letter in "EHIMNRUV"}
     for letter, row in BASE.items():
@@ -235,7 +235,7 @@ def test_rotating_clockwise_moves_edges_one_step_and_halves_two() -> None:
         ("river/K", 2),
     ],
 )
-def test_symmetric_tiles_have_fewer_distinct_orientations(tile_id: str, distinct: int) -> None:
+def test_d20_symmetric_tiles_have_fewer_distinct_orientations(tile_id: str, distinct: int) -> None:
     set_name, name = tile_id.split("/")
     (tile,) = [t for t in tile_set(set_name).tiles if t.name == name]
     assert len(tile.distinct_orientations) == distinct
