@@ -1,0 +1,200 @@
+"""The rules reference, ``docs/rules.md``, against the repository it documents.
+
+A user has only the repository, so nothing in it may point at rules kept elsewhere; every numbered
+decision must have a test named after it; and the tile and map tables in the reference must say
+what the data files say (the tables are for reading, the data files are what the engine plays).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from carcassonne.board import decode
+from carcassonne.maps import load_map
+from carcassonne.tiles import EDGE_NAMES, tile_set
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "docs" / "rules.md"
+RULES_TEXT = RULES.read_text(encoding="utf-8")
+
+#: the places the rules used to live, outside the repository, and absolute paths of the machine
+#: they were written on; assembled from pieces so that this file does not match itself
+OUTSIDE = [
+    re.compile(re.escape(".." + "/shared")),
+    re.compile(re.escape("shared" + "/rules")),
+    re.compile(re.escape("RULES" + ".md")),  # case matters: docs/rules.md is the reference
+    re.compile(re.escape("rules" + "/sources")),
+    re.compile(re.escape("france-map" + ".md")),
+    re.compile(r"(?<![\w/-])" + re.escape("tiles" + ".md")),
+    re.compile(r"(?<![\w.])" + re.escape("/" + "work/")),
+]
+
+DECISION_HEADING = re.compile(r"^### (D(\d+)) — ", re.M)
+SECTION_HEADING = re.compile(r"^#{2,3} (§\d+(?:\.\d+)?) ", re.M)
+
+
+def tracked_files() -> list[Path]:
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout: the tracked files are unknown")
+    return [ROOT / name for name in listed.decode().split("\0") if name]
+
+
+def decision_blocks() -> dict[int, str]:
+    """Decision number -> its text in §7, from its heading to the next heading."""
+    starts = list(DECISION_HEADING.finditer(RULES_TEXT))
+    blocks = {}
+    for match, following in zip(starts, [*starts[1:], None], strict=True):
+        end = following.start() if following else RULES_TEXT.index("\n## ", match.end())
+        blocks[int(match.group(2))] = RULES_TEXT[match.start() : end]
+    return blocks
+
+
+def all_test_names() -> set[str]:
+    names = set()
+    for path in (ROOT / "tests").rglob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                names.add(node.name)
+    return names
+
+
+def decisions_named(test_name: str) -> set[int]:
+    """``test_d11_d18_chip_…`` -> {11, 18}: the ``dN`` words of a test's name."""
+    return {int(n) for n in re.findall(r"(?<=_)d(\d+)(?=_|$)", test_name)}
+
+
+# ------------------------------------------------------------------- nothing points outside
+
+
+def test_no_tracked_file_points_outside_the_repository() -> None:
+    offenders = []
+    this_file = Path(__file__).resolve()
+    for path in tracked_files():
+        if path.resolve() == this_file or not path.is_file():
+            continue
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            if any(pattern.search(line) for pattern in OUTSIDE):
+                offenders.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
+    assert offenders == []
+
+
+def test_every_section_cited_in_the_repository_exists() -> None:
+    sections = set(SECTION_HEADING.findall(RULES_TEXT))
+    assert {"§0", "§1", "§2", "§3", "§4", "§5", "§6", "§7", "§8", "§8.1", "§9", "§10"} <= sections
+    cited = set()
+    for path in tracked_files():
+        if path.suffix in (".py", ".md", ".json", ".js", ".html") and path.is_file():
+            text = path.read_text(encoding="utf-8")
+            cited |= set(re.findall(r"docs/rules\.md`?,? (§\d+(?:\.\d+)?)", text))
+    assert cited, "nothing cites a section of docs/rules.md"
+    assert cited - sections == set()
+
+
+# ------------------------------------------------------------------------------- decisions
+
+
+def test_every_decision_has_a_test_named_after_it() -> None:
+    decisions = set(decision_blocks())
+    assert len(decisions) >= 24
+    named = Counter(n for name in all_test_names() for n in decisions_named(name))
+    assert decisions - set(named) == set(), "decisions without a test_dN_… test"
+    assert set(named) - decisions == set(), "tests named after a decision that does not exist"
+
+
+def test_every_decision_says_why_where_and_which_tests() -> None:
+    tests = all_test_names()
+    for number, block in decision_blocks().items():
+        for part in ("- **Why:** ", "- **Code:** ", "- **Tests:** "):
+            assert part in block, f"D{number} has no {part.strip()}"
+        listed = re.findall(r"`(test_\w+)`", block.split("- **Tests:** ", 1)[1])
+        assert listed, f"D{number} lists no test"
+        for name in listed:
+            assert name in tests, f"D{number} lists {name}, which does not exist"
+            assert number in decisions_named(name), f"D{number} lists {name}, named otherwise"
+
+
+def test_every_decision_cited_in_the_repository_is_in_the_reference() -> None:
+    decisions = set(decision_blocks())
+    cited: dict[int, str] = {}
+    for path in tracked_files():
+        if path.suffix in (".py", ".md") and path.is_file():
+            for n in re.findall(r"\bD(\d{1,2})\b", path.read_text(encoding="utf-8")):
+                cited.setdefault(int(n), str(path.relative_to(ROOT)))
+    assert {n: where for n, where in cited.items() if n not in decisions} == {}
+
+
+# ------------------------------------------------------------------ tables against the data
+
+
+def table_rows(section: str) -> list[list[str]]:
+    """The cells of every row of the first table after the heading of ``section``."""
+    start = re.search(rf"^#{{2,3}} {re.escape(section)} ", RULES_TEXT, re.M)
+    assert start, section
+    lines = RULES_TEXT[start.end() :].splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = []
+    for line in lines[first + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+def edges_of(tile_name: str, set_name: str) -> str:
+    (tile,) = [t for t in tile_set(set_name).tiles if t.name == tile_name]
+    return " ".join("?CRF~"[e] for e in tile.edges)
+
+
+def test_base_tile_table_matches_the_tile_data() -> None:
+    rows = table_rows("§8.1")
+    assert len(rows) == 24
+    for letter, copies, gardens, edges, _cities, coat, *_ in rows:
+        tiles = [t for t in tile_set("base").tiles if t.name.split("-")[0] == letter]
+        assert sum(t.count for t in tiles) == int(copies), letter
+        assert sum(t.count for t in tiles if "garden" in t.centre) == int(gardens), letter
+        assert edges_of(letter, "base") == edges, letter
+        for tile in tiles:
+            assert sum(s.coat_of_arms for s in tile.segments) == int(coat), tile.id
+
+
+def test_river_tile_table_matches_the_tile_data() -> None:
+    rows = table_rows("§8.2")
+    assert len(rows) == 12
+    for name, copies, edges, *_ in rows:
+        letter = name.split()[0]
+        (tile,) = [t for t in tile_set("river").tiles if t.name == letter]
+        assert tile.count == int(copies), letter
+        assert edges_of(letter, "river") == edges, letter
+
+
+def test_bookmaker_tile_table_matches_the_tile_data() -> None:
+    rows = table_rows("§8.3")
+    assert [row[0] for row in rows] == [f"{n:02}" for n in range(1, 11)]
+    for name, edges, _cities, coat, *_ in rows:
+        (tile,) = [t for t in tile_set("bets").tiles if t.name == name]
+        assert edges_of(name, "bets") == edges, name
+        assert sum(s.coat_of_arms for s in tile.segments) == int(coat), name
+
+
+def test_france_table_matches_the_map_data() -> None:
+    france = load_map("france")
+    expected = {}
+    for pos, town in france.towns.items():
+        role = "start square, town" if town.name in france.start_squares else "town"
+        grape = (town.grape or "–").replace("-", " ")
+        expected[town.name] = (role, grape, "({}, {})".format(*decode(pos)), "–")
+    for pos, city in france.large_cities.items():
+        sides = " ".join(EDGE_NAMES[side] for side in city.open_edges)
+        expected[city.name] = ("large city", "–", "({}, {})".format(*decode(pos)), sides)
+    assert {row[0]: tuple(row[1:]) for row in table_rows("§9")} == expected
