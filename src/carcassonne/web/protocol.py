@@ -63,6 +63,25 @@ def _int(value: Any, what: str, low: int, high: int) -> int:
 # ------------------------------------------------------------------------------ game creation
 
 
+def default_seat_name(index: int, kind: str, bot: str | None) -> str:
+    """The name of a seat its creator left unnamed ("Player 2", "Greedy bot").
+
+    Records and the terminal show it as it is; the browser recognises it (see
+    :func:`seat_public`) and shows the default of the viewer's own language instead.
+    """
+    return f"{str(bot).capitalize()} bot" if kind == "bot" else f"Player {index + 1}"
+
+
+def seat_public(index: int, name: str, kind: str, bot: str | None) -> dict[str, Any]:
+    """A seat as pages see it: ``default_name`` marks a name they should translate."""
+    return {
+        "name": name,
+        "kind": kind,
+        "bot": bot,
+        "default_name": name == default_seat_name(index, kind, bot),
+    }
+
+
 def parse_seats(data: Any) -> list[dict[str, Any]]:
     """``[{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}]`` → seat records."""
     if not isinstance(data, list) or not MIN_PLAYERS <= len(data) <= MAX_PLAYERS:
@@ -81,11 +100,12 @@ def parse_seats(data: Any) -> list[dict[str, Any]]:
         elif bot is not None:
             raise ProtocolError(f"{what}: only a bot seat has a 'bot'")
         name = seat.get("name")
-        if name is None or name == "":
-            name = f"{str(bot).capitalize()} bot" if kind == "bot" else f"Player {i + 1}"
+        if name is None:
+            name = ""
         if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
             raise ProtocolError(f"{what}: 'name' must be text of at most {MAX_NAME_LENGTH} chars")
-        seats.append({"kind": kind, "bot": bot, "name": name.strip() or f"Player {i + 1}"})
+        name = name.strip() or default_seat_name(i, kind, bot)
+        seats.append({"kind": kind, "bot": bot, "name": name})
     return seats
 
 

@@ -18,7 +18,14 @@ from typing import Any
 from ..formats.actions import action_to_json
 from ..formats.record import RecordError, read_record, record_from_game, replay_record
 from ..game import Game, GameOptions, GameSummary
-from .protocol import ProtocolError, check_map, public_event, public_options
+from .protocol import (
+    ProtocolError,
+    check_map,
+    default_seat_name,
+    public_event,
+    public_options,
+    seat_public,
+)
 from .rooms import SEAT_COLOURS, Room, board_info
 
 #: more actions than any real game has; bounds the work an uploaded record can cause
@@ -45,7 +52,7 @@ def record_of(room: Room) -> dict[str, Any]:
 
 def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
-    seats = [{"name": s["name"], "kind": s["kind"]} for s in room.seats]
+    seats = [seat_public(i, s["name"], s["kind"], s["bot"]) for i, s in enumerate(room.seats)]
     actions = [a for _, a in room.game.history]
     return frames(room.game.options, actions, seats, reveal=True, seed_chosen=room.seed_chosen)
 
@@ -63,10 +70,12 @@ def frames_of_record(data: Any) -> dict[str, Any]:
         game = replay_record(record)
     except RecordError as exc:
         raise ProtocolError(f"cannot replay this record: {exc}", "bad-record") from None
-    seats = [
-        {"name": seat.label(i), "kind": "human" if seat.kind == "human" else "bot"}
-        for i, seat in enumerate(record.seats)
-    ]
+    seats = []
+    for i, seat in enumerate(record.seats):
+        # A record names a bot seat's kind by the bot ("greedy"); an unnamed seat gets the
+        # default name, which the page shows in the viewer's language.
+        kind, bot = ("human", None) if seat.kind == "human" else ("bot", seat.kind)
+        seats.append(seat_public(i, seat.name or default_seat_name(i, kind, bot), kind, bot))
     return frames(game.options, [a for _, a in game.history], seats, reveal=game.is_over)
 
 
@@ -95,7 +104,7 @@ def revealed_view(game: Game) -> dict[str, Any]:
 def frames(
     options: GameOptions,
     actions: list[Any],
-    seats: list[dict[str, str]],
+    seats: list[dict[str, Any]],
     *,
     reveal: bool = False,
     seed_chosen: bool = False,
@@ -104,7 +113,10 @@ def frames(
     (with ``reveal``, every betting chip face up: for games that are over)."""
     game = Game(options)
     if not seats:
-        seats = [{"name": f"Player {i + 1}", "kind": "human"} for i in range(game.players)]
+        seats = [
+            seat_public(i, default_seat_name(i, "human", None), "human", None)
+            for i in range(game.players)
+        ]
     shown = 0
     out = []
 

@@ -41,6 +41,7 @@ from .protocol import (
     options_to_json,
     public_event,
     public_options,
+    seat_public,
 )
 from .storage import Storage, StorageError, StoredGame, creator_digest, token_digest
 
@@ -270,9 +271,7 @@ class Room:
             "seats": [
                 {
                     "seat": i,
-                    "name": s["name"],
-                    "kind": s["kind"],
-                    "bot": s["bot"],
+                    **seat_public(i, s["name"], s["kind"], s["bot"]),
                     "colour": SEAT_COLOURS[i],
                     "online": i in online,
                 }

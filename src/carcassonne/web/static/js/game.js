@@ -11,7 +11,7 @@ import { api, GameSocket } from "./api.js";
 import { html, svg } from "./svg.js";
 import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
-import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName } from "./panels.js";
+import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, tileName } from "./panels.js";
 import { rememberGame } from "./lobby.js";
 
 const ROTATIONS = [0, 90, 180, 270];
@@ -78,8 +78,9 @@ class GameScreen {
     if (m.type === "welcome") {
       this.info = m.game;
       this.you = m.you;
-      this.board.setBoard(this.info.board, this.info.seats);
-      rememberGame(this.gameId, { token: this.token, seats: this.info.seats.map((s) => s.name), you: m.you.seats });
+      const seats = localSeats(this.info.seats);
+      this.board.setBoard(this.info.board, seats);
+      rememberGame(this.gameId, { token: this.token, seats: seats.map((s) => s.name), you: m.you.seats });
     } else if (m.type === "state") {
       this.setState(m);
     } else if (m.type === "presence") {
@@ -318,24 +319,24 @@ class GameScreen {
     } else if (this.waiting) {
       this.setBanner(t("game.sending"), "");
     } else if (mine) {
-      const who = this.you.hotseat ? seatName(seats, view.to_move) : null;
-      const text = phase === "tile" ? t("game.your_tile") : phase === "figure" ? t("game.your_figure") : t("game.your_decision");
-      this.setBanner(who ? `${who}: ${text}` : text, "your-turn");
+      // On a shared screen the banner says whose turn it is.
+      const key = phase === "tile" ? "game.your_tile" : phase === "figure" ? "game.your_figure" : "game.your_decision";
+      const text = this.you.hotseat ? t(`${key}_named`, { who: seatName(seats, view.to_move) }) : t(key);
+      this.setBanner(text, "your-turn");
     } else {
       this.setBanner(t("game.waiting", { who: seatName(seats, view.to_move) }), "");
     }
 
     if (mine && phase === "tile") {
-      if (this.pending) {
-        this.board.setPending(this.pending);
-      } else {
-        const squares = this.legalSquares();
-        const available = [...new Set(this.placements().map((a) => a.rotation))];
-        if (!available.includes(this.rotation)) this.rotation = available[0];
-        const legal = this.placements().filter((a) => a.rotation === this.rotation).map((a) => ({ x: a.x, y: a.y }));
-        const legalKeys = new Set(legal.map((s) => `${s.x},${s.y}`));
-        this.board.setHighlights(legal, squares.filter((s) => !legalKeys.has(`${s.x},${s.y}`)));
-      }
+      // The legal squares stay lit while a placed tile awaits confirmation: clicking another
+      // one moves the tile there.
+      const squares = this.legalSquares();
+      const available = [...new Set(this.placements().map((a) => a.rotation))];
+      if (!available.includes(this.rotation)) this.rotation = available[0];
+      const legal = this.placements().filter((a) => a.rotation === this.rotation).map((a) => ({ x: a.x, y: a.y }));
+      const legalKeys = new Set(legal.map((s) => `${s.x},${s.y}`));
+      this.board.setHighlights(legal, squares.filter((s) => !legalKeys.has(`${s.x},${s.y}`)));
+      if (this.pending) this.board.setPending(this.pending);
     }
     const figureTile = mine ? this.figureTile() : null;
     if (figureTile && (phase === "figure" || phase === "tile")) {
@@ -418,7 +419,7 @@ class GameScreen {
     const rotation = this.pending ? this.pending.rotation : this.rotation;
     const shown = mine && phase === "tile" ? rotation : 0;
     const preview = svg("svg", {
-      class: "tile-preview", viewBox: "-4 -4 108 108", role: "img", "aria-label": view.current_tile || "",
+      class: "tile-preview", viewBox: "-4 -4 108 108", role: "img", "aria-label": view.current_tile ? tileName(view.current_tile) : "",
       "data-tile": view.current_tile || "", "data-rotation": shown,
     });
     if (view.current_tile && phase !== "over") drawTile(preview, view.current_tile, shown);
@@ -446,7 +447,7 @@ class GameScreen {
     } else {
       side.append(html("div", { class: "turn-hint" }, mine ? t("turn.decide") : t("game.waiting", { who: seatName(this.info.seats, view.to_move) })));
     }
-    const tilesLeft = html("div", { class: "muted" }, view.current_tile ? t("turn.tile", { tile: view.current_tile }) : "");
+    const tilesLeft = html("div", { class: "muted" }, view.current_tile ? t("turn.tile", { tile: tileName(view.current_tile) }) : "");
     return html("section", { class: "panel", "data-turn-panel": "" },
       html("h3", {}, t("turn.title")), html("div", { class: "turn-panel" }, preview, side), actions, actions ? keys : null, tilesLeft);
   }

@@ -5,6 +5,7 @@
 import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { html, seatSwatch } from "./svg.js";
+import { seatName } from "./panels.js";
 
 const GAMES_KEY = "carcassonne.games";
 const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
@@ -108,7 +109,7 @@ export function mountLobby(container) {
     try {
       const created = await api("/api/games", { method: "POST", body });
       state.created = created;
-      const names = created.game.seats.map((s) => s.name);
+      const names = created.game.seats.map((s, i) => seatName(created.game.seats, i));
       if (created.hotseat_token) rememberGame(created.id, { token: created.hotseat_token, seats: names, you: created.game.seats.filter((s) => s.kind === "human").map((s) => s.seat) });
       for (const s of created.seats) rememberGame(created.id, { token: s.token, seats: names, you: [s.seat] });
     } catch (error) {
@@ -139,7 +140,7 @@ export function mountLobby(container) {
     const seats = c.game.seats;
     const rows = [];
     if (c.hotseat_token) rows.push(linkRow(t("lobby.hotseat_link"), playLink(c.id, c.hotseat_token), "hotseat"));
-    for (const s of c.seats) rows.push(linkRow(`${seats[s.seat].name}`, playLink(c.id, s.token), String(s.seat)));
+    for (const s of c.seats) rows.push(linkRow(seatName(seats, s.seat), playLink(c.id, s.token), String(s.seat)));
     rows.push(linkRow(t("lobby.spectator_link"), watchLink(c.id), null));
     const first = c.hotseat_token || (c.seats[0] && c.seats[0].token);
     return html("section", { class: "card", "data-created": c.id },

@@ -3,11 +3,20 @@
 
 import { t, has } from "./i18n.js";
 import { html, seatSwatch, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
+import { tileInfo } from "./tiles.js";
 
+/** A seat's name; a name its creator left to the server ("Player 2") in this page's language. */
 export function seatName(seats, seat) {
   if (seat === null || seat === undefined) return t("seat.nobody");
   const s = seats[seat];
-  return s ? s.name : t("seat.n", { n: seat + 1 });
+  if (!s) return t("seat.n", { n: seat + 1 });
+  if (!s.default_name) return s.name;
+  return s.kind === "bot" && s.bot ? t(`bot.${s.bot}`) : t("lobby.player_n", { n: seat + 1 });
+}
+
+/** The seats with the names shown on this page, for code that reads `seat.name`. */
+export function localSeats(seats) {
+  return seats.map((s, i) => ({ ...s, name: seatName(seats, i) }));
 }
 
 function swatch(seats, seat) {
@@ -33,7 +42,7 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
     return html("tr", { class: (view.to_move === i && view.phase !== "over" ? "to-move" : "") + (offline ? " offline" : ""), "data-seat": i },
       html("td", {}, swatch(info.seats, i)),
       html("td", {},
-        html("span", { class: "name" }, seat.name),
+        html("span", { class: "name" }, seatName(info.seats, i)),
         you.includes(i) ? html("span", { class: "you" }, t("seat.you")) : null,
         seat.kind === "bot" ? html("span", { class: "bot-badge", title: t(`bot.${seat.bot}`) }, t("seat.bot")) : null,
         offline ? html("span", { class: "muted", title: t("seat.offline") }, " ◌") : null),
@@ -157,11 +166,33 @@ export function winePanel(info, view) {
 
 // ------------------------------------------------------------------ the event log
 
+/**
+ * A tile in words ("City with a coat of arms and road") from what is on it: its centre
+ * (monastery, garden, betting office), cities, roads and river. Ids like "base/U" mean
+ * nothing to a player.
+ */
+export function tileName(tileId) {
+  const info = tileInfo(tileId);
+  if (!info) return tileId;
+  const segments = info.rotations[0].segments;
+  const cities = segments.filter((g) => g.kind === "city");
+  const roads = segments.filter((g) => g.kind === "road").length;
+  const parts = (info.centre || []).map((c) => t(`tile.${c}`));
+  if (cities.length === 1) parts.push(t(cities[0].coat_of_arms ? "tile.city_arms" : "tile.city"));
+  else if (cities.length) parts.push(t("tile.cities", { n: cities.length }));
+  if (roads === 1) parts.push(t("tile.road"));
+  else if (roads) parts.push(t("tile.roads", { n: roads }));
+  if ((info.rotations[0].rivers || []).length) parts.push(t("tile.river"));
+  if (!parts.length) parts.push(t("tile.fields"));
+  const text = parts.length === 1 ? parts[0] : t("list.and", { first: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function where(sq) {
   return sq ? `(${sq[0]}, ${sq[1]})` : "";
 }
 
-/** "1 tile" or "3 tiles" (and likewise cities, coats of arms) in the current language. */
+/** "1 tile" or "3 tiles" (and likewise cities, coats of arms, neighbours) in the current language. */
 function count(what, n) {
   return t(n === 1 ? `count.${what}.one` : `count.${what}.many`, { n });
 }
@@ -171,7 +202,36 @@ function figuresText(seats, figures) {
   return parts.join(", ");
 }
 
-/** One event as {cls, text, squares}: every score says what, how big, who and why. */
+const FEATURE_SOURCES = ["city", "road", "monastery", "garden"];
+
+/**
+ * How a feature's points add up, from the event's own numbers: a city's tiles and coats of
+ * arms times 2 (1 at the end), a road's tiles, a monastery or garden 1 + its neighbours.
+ */
+function breakdown(ev, points) {
+  if (ev.source === "city") {
+    const each = ev.reason === "completed" ? 2 : 1;
+    const key = ev.coats_of_arms ? "log.size.city_arms" : "log.size.city";
+    return t(key, { tiles: count("tiles", ev.tiles), arms: count("arms", ev.coats_of_arms), each, points });
+  }
+  if (ev.source === "road") return t("log.size.road", { tiles: count("tiles", ev.tiles), points });
+  // A monastery or garden is worth itself plus each tile around it (9 when surrounded).
+  return t("log.size.cloister", { neighbours: count("neighbours", points - 1), points });
+}
+
+/** "Ana scores 4" or "Ana and Bo score 4 each": the start of every feature's sentence. */
+function scorers(seats, winners, points) {
+  return t(winners.length > 1 ? "log.score_each" : "log.score_one", { who: names(seats, winners), points });
+}
+
+function at(sq) {
+  return sq ? [{ x: sq[0], y: sq[1] }] : [];
+}
+
+/**
+ * One event as {cls, text, squares}: every score says what, how big, who and why; null for an
+ * event that paid nobody anything (a feature without figures, a field by no completed city).
+ */
 export function describeEvent(ev, seats) {
   if (ev.type === "score") {
     const winners = Object.keys(ev.points || {}).map(Number);
@@ -180,35 +240,27 @@ export function describeEvent(ev, seats) {
     const d = ev.detail || {};
     const squares = (ev.squares || []).map(([x, y]) => ({ x, y }));
     if (ev.source === "bet") {
-      // Every settled chip names its owner and what it paid, 0 for a losing chip.
-      const key = d.paid ? "log.bet_won" : "log.bet_lost";
+      // A losing chip pays nothing but is news: it says so, without a "0 points" line.
       const owner = d.owner ?? (winners.length ? winners[0] : null);
-      return {
-        cls: "bet",
-        text: t(key, { who: seatName(seats, owner), chip: d.chip, points: d.paid ?? 0, feature: t(`feature.${d.feature}`), tiles: count("tiles", d.tiles), square: where(d.square), reason: t(`reason.${ev.reason}`) }),
-        squares: d.square ? [{ x: d.square[0], y: d.square[1] }] : [],
-      };
+      const params = { who: seatName(seats, owner), chip: d.chip, points: d.paid, feature: t(`feature.${d.feature}`), tiles: count("tiles", d.tiles), square: where(d.square), reason: t(`reason.${ev.reason}`) };
+      return { cls: "bet", text: t(d.paid ? "log.bet_won" : "log.bet_lost", params), squares: at(d.square) };
     }
+    if (!pts) return null;
     if (ev.source === "map-chip") {
-      return { cls: "wine", text: t("log.chip_collected", { who, points: pts, colour: t(`grape.${d.colour}`), square: where(d.square) }), squares: d.square ? [{ x: d.square[0], y: d.square[1] }] : [] };
+      return { cls: "wine", text: t("log.chip_collected", { who, points: pts, chip: t(`log.chip.${d.colour}`), square: where(d.square) }), squares: at(d.square) };
     }
     if (ev.source === "wine") {
       const key = ev.reason === "town" ? "log.wine_town" : "log.wine_export";
-      return { cls: "wine", text: t(key, { who, points: pts, colour: t(`grape.${d.colour}`), chips: (d.chips || []).join("+"), town: d.town || "" }), squares: [] };
+      return { cls: "wine", text: t(key, { who, points: pts, colour: t(`grape.${d.colour}`), chips: (d.chips || []).join("+"), town: d.town || "" }), squares: at(d.square) };
     }
-    if (ev.reason === "abbot-recall") {
-      return { cls: "score", text: t("log.abbot_recall", { who, points: pts, feature: t(`feature.${ev.source}`), square: where(d.square) }), squares: d.square ? [{ x: d.square[0], y: d.square[1] }] : [] };
+    const key = `log.${ev.source}.${ev.reason}`;
+    if (ev.source === "field" && has(key)) {
+      const text = t(key, { scores: scorers(seats, winners, pts), cities: count("cities", d.completed_cities), points: pts });
+      return { cls: "score", text: withFigures(text, seats, ev.figures, "log.farmers"), squares };
     }
-    if (ev.source === "field") {
-      const why = figuresText(seats, ev.figures);
-      return { cls: "score", text: t("log.field", { who, points: pts, cities: count("cities", d.completed_cities ?? 0), why }), squares };
-    }
-    if (["city", "road", "monastery", "garden"].includes(ev.source)) {
-      const size = ev.source === "city"
-        ? t(ev.coats_of_arms ? "log.size_city_arms" : "log.size_city", { tiles: count("tiles", ev.tiles), arms: count("arms", ev.coats_of_arms) })
-        : ev.source === "road" ? t("log.size_road", { tiles: count("tiles", ev.tiles) }) : t("log.size_cloister", { tiles: ev.tiles });
-      const params = { who, points: pts, feature: t(`feature.${ev.source}`), size, reason: t(`reason.${ev.reason}`), why: figuresText(seats, ev.figures) };
-      return { cls: "score", text: t(winners.length ? (winners.length > 1 ? "log.feature_tie" : "log.feature") : "log.feature_nobody", params), squares };
+    if (FEATURE_SOURCES.includes(ev.source) && has(key)) {
+      const text = t(key, { scores: scorers(seats, winners, pts), size: breakdown(ev, pts), square: where(d.square) });
+      return { cls: "score", text: withFigures(text, seats, ev.figures, "log.figures"), squares: ev.reason === "abbot-recall" ? at(d.square) : squares };
     }
     return { cls: "score", text: t("log.generic_score", { who, points: pts, source: ev.source, reason: ev.reason }), squares };
   }
@@ -216,9 +268,15 @@ export function describeEvent(ev, seats) {
   const who = seatName(seats, ev.seat);
   const key = `log.event.${ev.event}`;
   if (has(key)) {
-    return { cls: ev.event.startsWith("bet") ? "bet" : ev.event.startsWith("wine") ? "wine" : "", text: t(key, { who, tile: d.tile || "", square: where(d.square) }), squares: d.square ? [{ x: d.square[0], y: d.square[1] }] : [] };
+    return { cls: ev.event.startsWith("bet") ? "bet" : ev.event.startsWith("wine") ? "wine" : "", text: t(key, { who, tile: d.tile ? tileName(d.tile) : "", square: where(d.square) }), squares: at(d.square) };
   }
   return { cls: "", text: `${ev.event}${ev.seat !== null && ev.seat !== undefined ? ` (${who})` : ""}`, squares: [] };
+}
+
+/** Who had how many figures in a feature, said only when several seats were in it. */
+function withFigures(text, seats, figures, key) {
+  if (Object.keys(figures || {}).length < 2) return text;
+  return t(key, { text, why: figuresText(seats, figures) });
 }
 
 /** The log, newest first; hovering an entry outlines its squares on the board. */
@@ -226,14 +284,16 @@ export function logPanel(events, seats, onHover = () => {}) {
   const list = html("div", { class: "log", role: "log", "aria-live": "polite" });
   for (let i = events.length - 1; i >= 0; i--) {
     const ev = events[i];
-    const { cls, text, squares } = describeEvent(ev, seats);
+    const described = describeEvent(ev, seats);
+    if (!described) continue;
+    const { cls, text, squares } = described;
     const entry = html("div", { class: `entry ${cls}`, "data-event": ev.type === "score" ? ev.source : ev.event },
       html("span", { class: "turn" }, t("log.turn", { n: ev.turn })), text);
     entry.addEventListener("mouseenter", () => onHover(squares));
     entry.addEventListener("mouseleave", () => onHover([]));
     list.appendChild(entry);
   }
-  if (!events.length) list.appendChild(html("div", { class: "muted" }, t("log.empty")));
+  if (!list.children.length) list.appendChild(html("div", { class: "muted" }, t("log.empty")));
   return html("section", { class: "panel" }, html("h3", {}, t("log.title")), list);
 }
 
@@ -261,14 +321,14 @@ export function summaryPanel(summary, seats, extra = [], { card = false } = {}) 
       html("thead", {}, html("tr", {}, html("th", { scope: "col" }, t("summary.seat")),
         sources.map((s) => html("th", { scope: "col" }, sourceName(s))), html("th", { scope: "col" }, t("summary.total")))),
       html("tbody", {}, order.map((i) => html("tr", { class: winners.includes(i) ? "winner" : "", "data-summary-seat": i },
-        html("th", { scope: "row" }, swatch(seats, i), " ", seats[i].name, trophy(i)),
+        html("th", { scope: "row" }, swatch(seats, i), " ", seatName(seats, i), trophy(i)),
         sources.map((s) => html("td", {}, String(summary.by_source[i][s] || 0))),
         html("td", { class: "total" }, String(summary.scores[i]))))));
   } else {
     const cell = (i, text, cls = "") => html("td", { class: `${cls}${winners.includes(i) ? " winner" : ""}` }, text);
     table = html("table", { class: "by-source" },
       html("thead", {}, html("tr", {}, html("th", { scope: "col" }, ""),
-        order.map((i) => html("th", { scope: "col", title: seats[i].name, class: winners.includes(i) ? "winner" : "" }, swatch(seats, i), html("span", { class: "seat-short" }, seats[i].name), trophy(i))))),
+        order.map((i) => html("th", { scope: "col", title: seatName(seats, i), class: winners.includes(i) ? "winner" : "" }, swatch(seats, i), html("span", { class: "seat-short" }, seatName(seats, i)), trophy(i))))),
       html("tbody", {},
         sources.map((s) => html("tr", {}, html("th", { scope: "row" }, sourceName(s)), order.map((i) => cell(i, String(summary.by_source[i][s] || 0))))),
         html("tr", { class: "total-row" }, html("th", { scope: "row" }, t("summary.total")), order.map((i) => cell(i, String(summary.scores[i]), "total")))));

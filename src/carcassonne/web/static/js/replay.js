@@ -6,7 +6,7 @@ import { t } from "./i18n.js";
 import { api } from "./api.js";
 import { html } from "./svg.js";
 import { BoardView } from "./board.js";
-import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName } from "./panels.js";
+import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats } from "./panels.js";
 import { actionLabel } from "./game.js";
 
 export function mountReplay(container, [gameId]) {
@@ -62,7 +62,7 @@ class ReplayViewer {
     this.root.append(this.boardWrap, this.sidebar);
     container.appendChild(this.root);
     this.board = new BoardView(this.boardWrap);
-    this.board.setBoard(data.game.board, data.game.seats);
+    this.board.setBoard(data.game.board, localSeats(data.game.seats));
     this.banner = html("div", { class: "banner", role: "status" });
     this.boardWrap.append(this.banner);
     this.onKey = (e) => {

@@ -1,0 +1,289 @@
+"""The web log's sentences, in every language, checked against the engine's own score events.
+
+Real games (bots, every expansion) supply one event of every kind that pays: features completed,
+unfinished at the end or recalled by the abbot, fields, bets won and lost, map chips, wine. The
+page's own code (``describeEvent``) words each one in English, French and Romanian, and every
+number in the sentence must be the event's: the points, the tiles and coats of arms, a monastery's
+neighbours counted on the board, a field's completed cities, the square, the chip.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from playwright.sync_api import Browser, expect
+from test_browser import Server, browser, page, server, shot  # noqa: F401  (fixtures)
+
+from carcassonne.board import RING, encode
+from carcassonne.bots import make_bot
+from carcassonne.events import ScoreEvent
+from carcassonne.game import Game, GameOptions
+from carcassonne.web.protocol import public_event
+
+# Names without digits, so that every number in a sentence comes from the event.
+SEATS = [{"name": name, "kind": "human"} for name in ("Ana", "Bob", "Cy")]
+LANGUAGES = ("en", "fr", "ro")
+NUMBER = re.compile(r"-?\d+")
+
+# Each (source, reason) that pays points, and must appear among the games' events.
+PAYING = {
+    ("city", "completed"), ("city", "final"),
+    ("road", "completed"), ("road", "final"),
+    ("monastery", "completed"), ("monastery", "final"), ("monastery", "abbot-recall"),
+    ("garden", "completed"), ("garden", "final"), ("garden", "abbot-recall"),
+    ("field", "final"),
+    ("bet", "completed"), ("bet", "final"),
+    ("map-chip", "collected"),
+    ("wine", "export"), ("wine", "town"),
+}  # fmt: skip
+
+
+def played(options: GameOptions, bot: str) -> Game:
+    game = Game(options)
+    bots = [make_bot(bot, (options.seed or 0) + i) for i in range(options.players)]
+    while not game.is_over:
+        game.apply(bots[game.to_move].choose(game))
+    return game
+
+
+def games() -> list[Game]:
+    """Games that together score every kind of event (greedy bots complete gardens and
+    monasteries; random ones spread figures, so ties and lost bets happen)."""
+    out = [played(GameOptions(players=2, abbot=True, seed=10), "greedy")]
+    for seed in range(4):
+        out.append(
+            played(GameOptions(players=3, abbot=True, bets=True, river=True, seed=seed), "random")
+        )
+        out.append(
+            played(
+                GameOptions(players=2, map="france", map_chips=True, bets=True, seed=seed),
+                "random",
+            )
+        )
+    return out
+
+
+def neighbours(game: Game, event: ScoreEvent) -> int:
+    """Tiles around a monastery or garden when it was scored, counted on the board (a tile
+    records the turn count before its own placement, events the count after it)."""
+    (square,) = event.squares if event.reason != "abbot-recall" else [event.detail["square"]]
+    pos = encode(*square)
+    return sum(
+        1
+        for d in RING
+        if (placed := game.board.get(pos + d)) is not None and placed.turn < event.turn
+    )
+
+
+def chip_numbers(chip: str) -> list[int]:
+    return [int(n) for n in NUMBER.findall(chip)]
+
+
+def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
+    """Every number the sentence must hold (None: the log leaves out an event paying nothing)."""
+    points = max(event.points.values(), default=0)
+    detail = event.detail
+    square = list(detail.get("square") or [])
+    if event.source == "bet":
+        paid = [points] if detail["paid"] else []
+        return [*square, *chip_numbers(detail["chip"]), *paid, detail["tiles"]]
+    if not points:
+        return None
+    # Who had how many figures is said when several seats shared a feature.
+    figures = list(event.figures.values()) if len(event.figures) > 1 else []
+    if event.source == "map-chip":
+        return [*square, points]
+    if event.source == "wine":
+        return [*detail["chips"], points]
+    if event.source == "field":
+        return [points, detail["completed_cities"], 3, points, *figures]
+    if event.source == "city":
+        each = 2 if event.reason == "completed" else 1
+        arms = [event.coats_of_arms] if event.coats_of_arms else []
+        return [points, event.tiles, *arms, each, points, *figures]
+    if event.source == "road":
+        return [points, event.tiles, 1, points, *figures]
+    # A monastery or garden: 1 + its neighbours, at the square the abbot left if recalled.
+    around = neighbours(game, event)
+    assert points == 1 + around
+    return [points, *square, 1, around, points, *figures]
+
+
+def describe_all(tab: Any, url: str, events: list[dict[str, Any]], lang: str) -> list[Any]:
+    tab.goto(url + "/")
+    return tab.evaluate(  # type: ignore[no-any-return]
+        """async ([events, seats, lang]) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { describeEvent } = await import("/static/js/panels.js");
+            await i18n.setLanguage(lang);
+            return events.map((ev) => {
+                const described = describeEvent(ev, seats);
+                return described ? described.text : null;
+            });
+        }""",
+        [events, SEATS, lang],
+    )
+
+
+def test_every_score_sentence_holds_the_events_own_numbers(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    scored = [(g, e) for g in games() for e in g.events if isinstance(e, ScoreEvent)]
+    kinds = {(e.source, e.reason) for _, e in scored if e.points and max(e.points.values()) > 0}
+    assert kinds >= PAYING, f"the games scored no {sorted(PAYING - kinds)}"
+    events = [public_event(e) for _, e in scored]
+    for lang in LANGUAGES:
+        texts = describe_all(page, server.url, events, lang)
+        assert len(texts) == len(scored)
+        wrong = []
+        for (game, event), text in zip(scored, texts, strict=True):
+            expected = expected_numbers(game, event)
+            if expected is None:
+                if text is not None:
+                    wrong.append((event.source, event.reason, "a zero-point line", text))
+                continue
+            found = [int(n) for n in NUMBER.findall(text or "")]
+            if Counter(found) != Counter(expected) or "{" in (text or ""):
+                wrong.append((event.source, event.reason, sorted(expected), text))
+        assert wrong == [], f"{lang}: {len(wrong)} wrong sentences, e.g. {wrong[:5]}"
+
+
+def score(source: str, reason: str, points: dict[int, int], **fields: Any) -> dict[str, Any]:
+    return {
+        "type": "score", "turn": 5, "source": source, "reason": reason,
+        "points": {str(k): v for k, v in points.items()}, "tiles": 0, "coats_of_arms": 0,
+        "figures": {}, "squares": [], "detail": {}, **fields,
+    }  # fmt: skip
+
+
+def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
+    events = [
+        score("monastery", "final", {0: 6}, figures={"0": 1}, squares=[[2, 3]]),
+        score("monastery", "completed", {1: 9}, figures={"1": 1}, squares=[[2, 3]]),
+        score("garden", "abbot-recall", {0: 4}, detail={"square": [1, -1], "value": 4}),
+        score(
+            "city", "completed", {0: 8, 1: 8}, tiles=3, coats_of_arms=1, figures={"0": 1, "1": 1}
+        ),  # fmt: skip
+        score("road", "final", {2: 3}, tiles=3, figures={"2": 1}),
+        score(
+            "field",
+            "final",
+            {0: 6},
+            figures={"0": 2, "1": 1},
+            detail={"completed_cities": 2, "value": 6},
+        ),  # fmt: skip
+        score("field", "final", {1: 0}, figures={"1": 1}, detail={"completed_cities": 0}),
+        score("map-chip", "collected", {1: 2}, detail={"square": [4, 5], "colour": "orange"}),
+        score(
+            "bet",
+            "final",
+            {0: 0},
+            detail={
+                "owner": 0,
+                "chip": "3/5",
+                "square": [1, 0],
+                "feature": "road",
+                "tiles": 4,
+                "paid": 0,
+            },
+        ),  # fmt: skip
+    ]
+    assert describe_all(page, server.url, events, "en") == [
+        "Ana scores 6 for an unfinished monastery at the end: 1 + 5 neighbours = 6.",
+        "Bob scores 9 for a surrounded monastery: 1 + 8 neighbours = 9.",
+        "Ana scores 4 by recalling the abbot from the garden at (1, -1): 1 + 3 neighbours = 4.",
+        "Ana and Bob score 8 each for a completed city: (3 tiles + 1 coat of arms) × 2 = 8."
+        " Figures: Ana ×1, Bob ×1.",
+        "Cy scores 3 for an unfinished road at the end: 3 tiles × 1 = 3.",
+        "Ana scores 6 for a field at the end: 2 completed cities × 3 = 6. Farmers: Ana ×2, Bob ×1.",
+        None,
+        "Bob collects an orange map chip at (4, 5): +2.",
+        "Bet at (1, 0): Ana's chip 3/5 loses — the road has 4 tiles (final scoring).",
+    ]
+    assert describe_all(page, server.url, events[:1], "fr") == [
+        "Ana marque 6 pour une abbaye inachevée en fin de partie : 1 + 5 tuiles voisines = 6."
+    ]
+    assert describe_all(page, server.url, events[:1], "ro") == [
+        "Ana primește 6 pentru o mănăstire neterminată la final: 1 + 5 vecini = 6."
+    ]
+
+
+# ------------------------------------------------------------------ the turn panel and names
+
+STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
+BASE_STACK = [tile for tile in STACK if not tile.startswith("bets/")]
+
+
+def open_seat(tab: Any, srv: Server, body: dict[str, Any], token_key: str = "seats") -> None:
+    created = srv.create(body)
+    token = created["hotseat_token"] if token_key == "hotseat" else created["seats"][0]["token"]
+    tab.goto(f"{srv.url}/#/play/{created['id']}/{token}")
+    expect(tab.locator("[data-square]").first).to_be_attached(timeout=15_000)
+
+
+def test_placed_tile_keeps_the_legal_squares_lit_and_the_tile_has_a_name(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+            "options": {"stack": BASE_STACK}}  # fmt: skip
+    open_seat(page, server, body)
+    turn = page.locator("[data-turn-panel]")
+    expect(turn).to_contain_text("Drawn tile: City")
+    expect(turn).not_to_contain_text("base/")
+    expect(page.locator(".tile-preview")).to_have_attribute("aria-label", "City")
+    squares = page.locator("[data-square]").count()
+    assert squares > 1
+    page.locator('[data-square="0,-1"]').click()
+    expect(page.locator(".hl-pending")).to_be_attached()
+    # The tile waits for confirmation; every square stays lit, and another moves it there.
+    expect(page.locator("[data-square]")).to_have_count(squares)
+    shot(page, "20-pending-keeps-squares")
+    other = page.locator(".hl-legal:not([data-square='0,-1'])").first
+    target = other.get_attribute("data-square")
+    other.click()
+    pending = page.locator(".layer-pending g").first
+    x, y = (int(v) for v in (target or "").split(","))
+    expect(pending).to_have_attribute("transform", f"translate({x * 100} {y * 100})")
+    # Default names in the page's language: the seat left unnamed, the greedy bot.
+    expect(page.locator(".scores")).to_contain_text("Player 1")
+    expect(page.locator(".scores")).to_contain_text("Greedy bot")
+
+
+def test_french_page_names_seats_and_bets_in_french(
+    server: Server,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="fr-FR")
+    tab = context.new_page()
+    body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+            "options": {"bets": True, "stack": STACK}}  # fmt: skip
+    open_seat(tab, server, body)
+    scores = tab.locator(".scores")
+    expect(scores).to_contain_text("Joueur 1")
+    expect(scores).to_contain_text("Robot glouton")
+    expect(scores).not_to_contain_text("Player")
+    # The Bets panel is not "Paris", the name of a city on the France map.
+    expect(tab.locator(".bets-panel h3")).to_have_text("Mises")
+    expect(tab.locator(".sidebar")).not_to_contain_text("Paris")
+    expect(tab.locator("[data-turn-panel]")).to_contain_text("Tuile piochée : Ville")
+    shot(tab, "21-french-names")
+    context.close()
+
+
+def test_hotseat_banner_names_the_seat_to_play(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    body = {"seats": [{"kind": "human"}, {"kind": "human"}], "hotseat": True,
+            "options": {"stack": BASE_STACK}}  # fmt: skip
+    open_seat(page, server, body, "hotseat")
+    expect(page.locator(".banner")).to_have_text("Player 1, your turn: place the tile")
+    page.locator('[data-square="0,-1"]').click()
+    page.keyboard.press("Enter")
+    expect(page.locator(".banner")).to_have_text(
+        "Player 2, your turn: place the tile", timeout=15_000
+    )
