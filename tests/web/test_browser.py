@@ -187,7 +187,9 @@ def test_scripted_game_meeple_score_bet_and_end(server: Server, page: Page) -> N
     page.keyboard.press("Enter")
     # The 2-tile city scores 4 for Ana, and the log says why.
     expect(page.locator('[data-score="0"]')).to_contain_text("4")
-    expect(page.locator(".log")).to_contain_text("Ana scores 4 for a completed city: 2 tiles × 2 = 4.")
+    expect(page.locator(".log")).to_contain_text(
+        "Ana scores 4 for a completed city: 2 tiles × 2 = 4."
+    )
     shot(page, "04-city-scored")
 
     # Turn 3: the bookmaker tile; then Ana bets 3/5 on its office.
