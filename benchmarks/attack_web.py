@@ -1,0 +1,687 @@
+"""Attack ``carcassonne serve`` on loopback and print what each attack costs the server.
+
+Every scenario starts a fresh server in a subprocess (a temporary database, a free port on
+127.0.0.1), so its memory, CPU time and open files can be read from ``/proc`` while it is under
+attack. Meanwhile a *probe* plays an ordinary two-seat game from its own address and times each
+move's round trip, which shows whether honest players still get served.
+
+    .venv/bin/python benchmarks/attack_web.py                       # every scenario
+    .venv/bin/python benchmarks/attack_web.py --scenario idle
+    .venv/bin/python benchmarks/attack_web.py --server-src ../old-checkout   # "before" figures
+
+``--server-src`` runs the server from another checkout (its ``src`` directory is put first on
+``PYTHONPATH``), to measure an older revision with the same attacks. Only loopback addresses
+(127.0.0.0/8) are ever connected to or from, and every scenario is bounded in count and time.
+The server gets the machine's default open-files limit; the attackers raise theirs, and a
+scenario that needs more sockets than one process may hold spreads them over worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+TARGET = "127.0.0.1"
+#: the probe's own address, so that caps per address never count it with an attacker
+PROBE_ADDRESS = "127.0.0.3"
+#: the address the attackers' own requests (not their floods) come from
+ATTACKER_ADDRESS = "127.0.0.4"
+TWO_HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
+#: seconds the probe waits before answering each state, like a (very fast) person
+PROBE_PAUSE = 0.15
+NOFILE = resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def loopback(address: str) -> str:
+    if not address.startswith("127."):
+        raise SystemExit(f"refusing to use a non-loopback address: {address}")
+    return address
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((TARGET, 0))
+        return int(s.getsockname()[1])
+
+
+def raise_open_files_limit() -> None:
+    """Attackers hold many sockets: use the hard limit (the server keeps the default)."""
+    soft, hard = NOFILE
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+# ------------------------------------------------------------------------------ the server
+
+
+class ServerProcess:
+    """``carcassonne serve`` in a subprocess with its log in a file."""
+
+    def __init__(self, workdir: Path, source: Path | None, extra_args: list[str]) -> None:
+        self.port = free_port()
+        self.log_path = workdir / "server.log"
+        env = dict(os.environ)
+        if source is not None:
+            env["PYTHONPATH"] = os.pathsep.join(
+                filter(None, [str(source.resolve() / "src"), env.get("PYTHONPATH")])
+            )
+        database = workdir / "games.sqlite3"
+        command = [sys.executable, "-m", "carcassonne.cli.main", "serve", "--host", TARGET,
+                   "--port", str(self.port), "--db", str(database), "--bot-delay", "0",
+                   *extra_args]  # fmt: skip
+        self.log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            command,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+            # the server gets the machine's default limit, not the attackers' raised one
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, NOFILE),
+        )
+        self._wait_ready()
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"the server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                request(self.port, "GET", "/api/meta", source=PROBE_ADDRESS)
+                return
+            except OSError:
+                time.sleep(0.1)
+        self.stop()
+        raise SystemExit("the server did not start in 20 s")
+
+    def log_figures(self) -> tuple[int, int]:
+        """Lines and bytes the server has logged so far."""
+        data = self.log_path.read_bytes()
+        return data.count(b"\n"), len(data)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    source: str = PROBE_ADDRESS,
+    timeout: float = 10,
+) -> tuple[int, Any]:
+    """One HTTP request from ``source``; the status and the decoded JSON answer."""
+    conn = http.client.HTTPConnection(TARGET, port, timeout=timeout,
+                                      source_address=(loopback(source), 0))  # fmt: skip
+    try:
+        payload = None if body is None else json.dumps(body).encode()
+        headers = {"content-type": "application/json"} if payload is not None else {}
+        conn.request(method, path, body=payload, headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        try:
+            decoded = json.loads(data)
+        except ValueError:
+            decoded = data.decode(errors="replace")
+        return response.status, decoded
+    finally:
+        conn.close()
+
+
+class Monitor:
+    """Samples the server's memory, CPU time and open files from ``/proc`` in a thread."""
+
+    def __init__(self, pid: int, interval: float = 0.25) -> None:
+        self.pid = pid
+        self.interval = interval
+        self.rss_peak_kb = 0
+        self.fds_peak = 0
+        self.cpu_start = self._cpu_seconds()
+        self.cpu_seconds = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _cpu_seconds(self) -> float:
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        # utime and stime are fields 14 and 15 of stat; 11 and 12 after the command name
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def _sample(self) -> None:
+        try:
+            for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    self.rss_peak_kb = max(self.rss_peak_kb, int(line.split()[1]))
+            self.fds_peak = max(self.fds_peak, len(os.listdir(f"/proc/{self.pid}/fd")))
+        except OSError:
+            return
+        self.cpu_seconds = self._cpu_seconds() - self.cpu_start
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._sample()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+
+# ------------------------------------------------------------------------------ the probe
+
+
+@dataclass
+class Probe:
+    """Plays two-seat games from :data:`PROBE_ADDRESS`, timing each move from sending ``act``
+    until the state that includes it arrives."""
+
+    port: int
+    round_trips: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        seed = 1
+        while not stop.is_set():
+            status, game = await asyncio.to_thread(
+                request, self.port, "POST", "/api/games", {**TWO_HUMANS, "options": {"seed": seed}}
+            )
+            if status != 201:
+                self.errors.append(f"create: {status} {game}")
+                await _wait(stop, 1.0)
+                continue
+            seed += 1
+            rng = random.Random(seed)
+            seats = [self._seat(game["id"], seat["token"], rng, stop) for seat in game["seats"]]
+            await asyncio.gather(*seats)
+
+    async def _seat(
+        self, game_id: str, token: str, rng: random.Random, stop: asyncio.Event
+    ) -> None:
+        uri = f"ws://{TARGET}:{self.port}/ws/{game_id}"
+        try:
+            async with connect(uri, max_size=2**22, local_addr=(PROBE_ADDRESS, 0)) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                sent_at: float | None = None
+                sent_ply = -1
+                while not stop.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), 0.5)
+                    except TimeoutError:
+                        continue
+                    message = json.loads(raw)
+                    if message["type"] == "error":
+                        self.errors.append(message["message"])
+                        sent_at = None
+                        continue
+                    if message["type"] != "state":
+                        continue
+                    if sent_at is not None and message["ply"] > sent_ply:
+                        self.round_trips.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    if message["view"]["phase"] == "over":
+                        return
+                    legal = message["view"].get("legal_actions")
+                    if legal and sent_at is None:
+                        await asyncio.sleep(PROBE_PAUSE)
+                        sent_ply = message["ply"]
+                        sent_at = time.perf_counter()
+                        act = {"type": "act", "actions": [rng.choice(legal)], "ply": sent_ply}
+                        await ws.send(json.dumps(act))
+        except (OSError, Exception) as exc:  # the probe reports failures, it never stops the run
+            self.errors.append(f"{type(exc).__name__}: {exc}")
+            await _wait(stop, 1.0)
+
+    def figures(self) -> dict[str, str]:
+        trips = sorted(self.round_trips)
+        if not trips:
+            return {
+                "moves": "0",
+                "p50 ms": "-",
+                "p95 ms": "-",
+                "probe errors": str(len(self.errors)),
+            }
+        return {
+            "moves": str(len(trips)),
+            "p50 ms": f"{statistics.median(trips) * 1000:.0f}",
+            "p95 ms": f"{trips[min(len(trips) - 1, int(0.95 * len(trips)))] * 1000:.0f}",
+            "probe errors": str(len(self.errors)),
+        }
+
+
+async def _wait(stop: asyncio.Event, seconds: float) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
+
+
+# ------------------------------------------------------------------------------ scenarios
+
+
+@dataclass
+class Context:
+    """What a scenario gets: the server's port and pid, the time it may take."""
+
+    port: int
+    pid: int
+    seconds: float
+    #: a two-seat game (humans, no one playing) the attackers may connect to
+    game_id: str
+
+
+ScenarioRun = Callable[[Context], Awaitable[dict[str, str]]]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    description: str
+    run: ScenarioRun
+    #: extra ``carcassonne serve`` flags (only ones an old revision also knows, or none)
+    server_args: tuple[str, ...] = ()
+
+
+SCENARIOS: dict[str, Scenario] = {}
+
+
+def scenario(
+    name: str, description: str, server_args: tuple[str, ...] = ()
+) -> Callable[[ScenarioRun], ScenarioRun]:
+    def register(run: ScenarioRun) -> ScenarioRun:
+        SCENARIOS[name] = Scenario(description, run, server_args)
+        return run
+
+    return register
+
+
+@scenario("baseline", "no attack: the probe alone")
+async def baseline(ctx: Context) -> dict[str, str]:
+    await asyncio.sleep(ctx.seconds)
+    return {}
+
+
+def ws_handshake(path: str) -> bytes:
+    """A websocket upgrade request, as a browser would send it (no Origin: not a browser)."""
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: {TARGET}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+
+
+def ws_frame_header(length: int, opcode: int = 0x1) -> bytes:
+    """A client frame's header with an all-zero mask key (legal, and the payload is unchanged,
+    so one buffer can be sent to every client without copying)."""
+    if length < 126:
+        size = bytes([0x80 | length])
+    elif length < 2**16:
+        size = bytes([0x80 | 126]) + length.to_bytes(2, "big")
+    else:
+        size = bytes([0x80 | 127]) + length.to_bytes(8, "big")
+    return bytes([0x80 | opcode]) + size + b"\0\0\0\0"
+
+
+class HeldSocket:
+    """A client socket the attacker keeps open; notices when the server answers or closes it."""
+
+    def __init__(self, sock: socket.socket, opened: float) -> None:
+        self.sock = sock
+        self.opened = opened
+        self.answered = False
+        self.closed_after: float | None = None
+
+    def poll(self, now: float) -> None:
+        if self.closed_after is not None:
+            return
+        try:
+            while True:
+                data = self.sock.recv(65536)
+                if not data:
+                    break
+                self.answered = True
+        except BlockingIOError:
+            return
+        except OSError:
+            pass
+        self.closed_after = now - self.opened
+        self.sock.close()
+
+    def send(self, data: bytes) -> None:
+        if self.closed_after is None:
+            with contextlib.suppress(OSError):
+                self.sock.send(data)
+
+
+async def open_sockets(
+    port: int, sources: list[str], count: int, seconds: float, first: bytes = b""
+) -> tuple[list[HeldSocket], int]:
+    """Open up to ``count`` connections spread over ``sources`` within ``seconds``, sending
+    ``first`` on each; the held sockets and how many connects failed."""
+    loop = asyncio.get_running_loop()
+    deadline = time.monotonic() + seconds
+    held: list[HeldSocket] = []
+    failed = 0
+    in_flight = asyncio.Semaphore(256)
+
+    async def open_one(i: int) -> None:
+        nonlocal failed
+        async with in_flight:
+            if time.monotonic() > deadline:
+                return
+            sock = socket.socket()
+            sock.setblocking(False)
+            try:
+                sock.bind((loopback(sources[i % len(sources)]), 0))
+                await asyncio.wait_for(loop.sock_connect(sock, (TARGET, port)), 3)
+                if first:
+                    sock.send(first)
+            except (OSError, TimeoutError):
+                sock.close()
+                failed += 1
+                return
+            held.append(HeldSocket(sock, time.monotonic()))
+
+    await asyncio.gather(*(open_one(i) for i in range(count)))
+    return held, failed
+
+
+async def hold(held: list[HeldSocket], seconds: float, every: float = 1.0,
+               trickle: Callable[[HeldSocket], bytes | None] | None = None) -> None:  # fmt: skip
+    """Keep ``held`` open for ``seconds``, sending ``trickle(socket)`` every ``every`` s."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        for sock in held:
+            sock.poll(now)
+            if trickle is not None:
+                data = trickle(sock)
+                if data:
+                    sock.send(data)
+        await asyncio.sleep(min(every, max(0.0, deadline - time.monotonic())))
+    now = time.monotonic()
+    for sock in held:
+        sock.poll(now)
+
+
+def held_figures(held: list[HeldSocket], what: str) -> dict[str, str]:
+    closed = sorted(s.closed_after for s in held if s.closed_after is not None)
+    figures = {
+        f"{what}: opened": str(len(held)),
+        f"{what}: answered": str(sum(s.answered for s in held)),
+        f"{what}: still open": str(len(held) - len(closed)),
+    }
+    if closed:
+        figures[f"{what}: closed after s (p50/max)"] = (
+            f"{statistics.median(closed):.1f} / {closed[-1]:.1f}"
+        )
+    for sock in held:
+        if sock.closed_after is None:
+            sock.sock.close()
+    return figures
+
+
+def idle_worker(port: int, source: str, count: int, seconds: float) -> None:
+    """One attacker process (``--worker``): ``count`` idle sockets from ``source``; prints its
+    figures as JSON."""
+    raise_open_files_limit()
+
+    async def attack() -> dict[str, str]:
+        started = time.monotonic()
+        held, failed = await open_sockets(port, [source], count, seconds / 2)
+        await hold(held, seconds - (time.monotonic() - started))
+        return {**held_figures(held, source), f"{source}: connects failed": str(failed)}
+
+    print(json.dumps(asyncio.run(attack())))
+
+
+@scenario("idle", "20,000 idle sockets from 127.0.0.1 and 127.0.0.2 (10,000 each)")
+async def idle(ctx: Context) -> dict[str, str]:
+    # one process per address: 10,000 sockets each stay within one process's open-files limit
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            "--worker",
+            "idle",
+            "--port",
+            str(ctx.port),
+            "--source",
+            source,
+            "--count",
+            "10000",
+            "--seconds",
+            str(ctx.seconds),
+            stdout=subprocess.PIPE,
+        )  # fmt: skip
+        for source in ("127.0.0.1", "127.0.0.2")
+    ]
+    figures: dict[str, str] = {}
+    for worker in workers:
+        out, _ = await worker.communicate()
+        figures.update(json.loads(out) if out.strip() else {"worker": "failed"})
+    return figures
+
+
+SLOW_ADDRESSES = [f"127.0.1.{i}" for i in range(1, 11)]
+#: long enough to see the hello deadline (30 s) pass
+SLOW_SECONDS = 45
+
+
+@scenario("slow", "500 slow-header, 500 slow-body, 100 silent websockets (a byte/frame per 2 s)")
+async def slow(ctx: Context) -> dict[str, str]:
+    seconds = max(ctx.seconds, SLOW_SECONDS)
+    # an action is the one request whose body is read with no rate limit in the way first
+    head = f"POST /api/games/{ctx.game_id}/actions HTTP/1.1\r\nHost: {TARGET}\r\n".encode()
+    body_head = head + b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
+    headers, bodies, sockets = await asyncio.gather(
+        open_sockets(ctx.port, SLOW_ADDRESSES, 500, 10, first=head),
+        open_sockets(ctx.port, SLOW_ADDRESSES, 500, 10, first=body_head),
+        open_sockets(ctx.port, SLOW_ADDRESSES, 100, 10, first=ws_handshake(f"/ws/{ctx.game_id}")),
+    )
+    ping = b'{"type":"ping"}'
+    frame = ws_frame_header(len(ping)) + ping
+    started = time.monotonic()
+
+    def trickle(sock: HeldSocket) -> bytes:
+        # headers get one more header byte, bodies one more body byte, websockets a frame
+        if sock in header_set:
+            return b"X"
+        if sock in body_set:
+            return b" "
+        return frame
+
+    header_set = set(headers[0])
+    body_set = set(bodies[0])
+    everyone = [*headers[0], *bodies[0], *sockets[0]]
+    await hold(everyone, seconds - (time.monotonic() - started), every=2.0, trickle=trickle)
+    return {
+        **held_figures(headers[0], "slow headers"),
+        **held_figures(bodies[0], "slow bodies"),
+        **held_figures(sockets[0], "silent websockets"),
+    }
+
+
+FRAME_BYTES = 16 * 1024 * 1024
+FRAME_CLIENTS = 40
+FRAMES_EACH = 3
+
+
+@scenario("frames", "40 clients each sending 3 websocket frames of 16 MiB")
+async def frames(ctx: Context) -> dict[str, str]:
+    loop = asyncio.get_running_loop()
+    payload = memoryview(b"a" * FRAME_BYTES)
+    header = ws_frame_header(FRAME_BYTES)
+    deadline = time.monotonic() + ctx.seconds
+    sent: list[int] = []
+
+    async def client(i: int) -> None:
+        sock = socket.socket()
+        sock.setblocking(False)
+        total = 0
+        try:
+            sock.bind((loopback(f"127.0.2.{1 + i % 10}"), 0))
+            await loop.sock_connect(sock, (TARGET, ctx.port))
+            await loop.sock_sendall(sock, ws_handshake(f"/ws/{ctx.game_id}"))
+            # wait for the 101: bytes sent along with the upgrade request are dropped
+            await loop.sock_recv(sock, 4096)
+            for _ in range(FRAMES_EACH):
+                await loop.sock_sendall(sock, header)
+                for start in range(0, FRAME_BYTES, 256 * 1024):
+                    if time.monotonic() > deadline:
+                        return
+                    await loop.sock_sendall(sock, payload[start : start + 256 * 1024])
+                    total += 256 * 1024
+        except OSError:
+            pass  # the server cut this client off
+        finally:
+            sent.append(total)
+            sock.close()
+
+    await asyncio.gather(*(client(i) for i in range(FRAME_CLIENTS)))
+    full = FRAMES_EACH * FRAME_BYTES
+    return {
+        "clients": str(FRAME_CLIENTS),
+        "MiB sent per client (median/max)": (
+            f"{statistics.median(sent) / 2**20:.1f} / {max(sent) / 2**20:.1f}"
+        ),
+        "clients that sent all frames": str(sum(total >= full for total in sent)),
+    }
+
+
+# ------------------------------------------------------------------------------ the runner
+
+
+@dataclass
+class Result:
+    name: str
+    figures: dict[str, str]
+
+
+async def run_scenario(name: str, seconds: float, source: Path | None) -> Result:
+    chosen = SCENARIOS[name]
+    with tempfile.TemporaryDirectory(prefix="attack-web-") as tmp:
+        server = ServerProcess(Path(tmp), source, list(chosen.server_args))
+        monitor = Monitor(server.pid)
+        # the probe is a process of its own, so that the attackers' work never delays it
+        probe = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--worker", "probe", "--port", str(server.port),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )  # fmt: skip
+        try:
+            status, game = await asyncio.to_thread(
+                request, server.port, "POST", "/api/games", TWO_HUMANS, ATTACKER_ADDRESS
+            )
+            if status != 201:
+                raise SystemExit(f"cannot create the attackers' game: {status} {game}")
+            await asyncio.sleep(1.0)  # the probe's first moves, before the attack
+            notes = await chosen.run(Context(server.port, server.pid, seconds, game["id"]))
+        finally:
+            assert probe.stdin is not None
+            probe.stdin.close()  # tells the probe to stop
+            out, _ = await probe.communicate()
+            monitor.stop()
+            alive = server.proc.poll() is None
+            server.stop()
+        lines, size = server.log_figures()
+    figures = {
+        "server up": "yes" if alive else "NO",
+        "RSS peak MB": f"{monitor.rss_peak_kb / 1024:.0f}",
+        "CPU s": f"{monitor.cpu_seconds:.1f}",
+        "fds peak": str(monitor.fds_peak),
+        "log lines": str(lines),
+        "log KB": f"{size / 1024:.0f}",
+        **(json.loads(out) if out.strip() else {"probe": "failed"}),
+        **notes,
+    }
+    return Result(name, figures)
+
+
+def probe_worker(port: int) -> None:
+    """The probe process (``--worker probe``): plays until its stdin closes, then prints its
+    figures as JSON."""
+
+    async def play() -> dict[str, str]:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        threading.Thread(
+            target=lambda: (sys.stdin.read(), loop.call_soon_threadsafe(stop.set)), daemon=True
+        ).start()
+        probe = Probe(port)
+        await probe.run(stop)
+        return probe.figures()
+
+    print(json.dumps(asyncio.run(play())))
+
+
+def print_table(results: list[Result]) -> None:
+    """One row per scenario; the scenario's own figures follow the shared columns."""
+    for result in results:
+        print(f"\n## {result.name}: {SCENARIOS[result.name].description}")
+        width = max(len(key) for key in result.figures)
+        for key, value in result.figures.items():
+            print(f"  {key:<{width}}  {value}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenario", choices=[*SCENARIOS, "all"], default="all")
+    parser.add_argument("--seconds", type=float, default=30,
+                        help="how long each attack lasts (default 30)")  # fmt: skip
+    parser.add_argument("--server-src", type=Path, default=None,
+                        help="run the server from this checkout ('before' figures)")  # fmt: skip
+    worker = parser.add_argument_group("worker processes (started by the idle scenario)")
+    worker.add_argument("--worker", choices=["idle", "probe"], help=argparse.SUPPRESS)
+    worker.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    worker.add_argument("--source", help=argparse.SUPPRESS)
+    worker.add_argument("--count", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker == "idle":
+        idle_worker(args.port, args.source, min(args.count, 10_000), min(args.seconds, 300))
+        return 0
+    if args.worker == "probe":
+        probe_worker(args.port)
+        return 0
+    if not 1 <= args.seconds <= 300:
+        parser.error("--seconds must be from 1 to 300")
+    raise_open_files_limit()
+    names = list(SCENARIOS) if args.scenario == "all" else [args.scenario]
+    results = []
+    for name in names:
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        results.append(asyncio.run(run_scenario(name, args.seconds, args.server_src)))
+    source = args.server_src or "this checkout"
+    print(f"# attack_web: server from {source}, {args.seconds:g} s per scenario")
+    print_table(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
