@@ -38,7 +38,7 @@ def bet_asks(game: Game) -> list[tuple[str, int | None]]:
 # --------------------------------------------------------------------- step 4: when to bet
 
 
-def test_chip_settled_in_step_3_can_be_bet_again_in_step_4_of_that_turn() -> None:
+def test_d27_chip_settled_in_step_3_can_be_bet_again_in_step_4_of_that_turn() -> None:
     """'Reprenez vos jetons … Vous pourrez les utiliser sur de nouvelles tuiles Bookmaker.'
     Seat 0 has all six chips on six offices (empty supply, so not asked, D17).  Its bets/08
     completes a 4-tile city through the offices of bets/03 and bets/05 (step 3): both chips come

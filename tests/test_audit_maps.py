@@ -60,7 +60,7 @@ def custom_map(tmp_path: Path, data: dict[str, Any]) -> str:
 # ------------------------------------------------------------------- start squares (§4, D7)
 
 
-def test_start_tile_city_closed_by_the_border_is_complete_for_farmers(tmp_path: Path) -> None:
+def test_d26_start_tile_city_closed_by_the_border_is_complete_for_farmers(tmp_path: Path) -> None:
     """Regression: base/D on Nord (2, 0) has its city's only edge on the map border, so the city
     is complete before the first turn.  A farmer in the field along it (straight road on (3, 0),
     field north of the road) scores 3 for it at the end."""
@@ -77,7 +77,7 @@ def test_start_tile_city_closed_by_the_border_is_complete_for_farmers(tmp_path: 
     assert game.scores == [3, 0]
 
 
-def test_second_start_tile_city_closed_by_the_border_is_complete(tmp_path: Path) -> None:
+def test_d26_second_start_tile_city_closed_by_the_border_is_complete(tmp_path: Path) -> None:
     """The random land tile on the second start square (here base/E on Nord) is closed the same
     way; base/D on Ouest (0, 2) sends its road into the west border."""
     game_map = custom_map(tmp_path, EDGE)
@@ -227,7 +227,7 @@ def test_chips_may_touch_an_unused_start_square_but_not_a_used_one() -> None:
 # ---------------------------------------------------------------------- map chips: wine
 
 
-def test_wine_made_with_the_chip_collected_this_turn_can_be_exported() -> None:
+def test_d28_wine_made_with_the_chip_collected_this_turn_can_be_exported() -> None:
     """test-tiny, start tile on Brume (5, 2): seat 0 curves its road south on (6, 2); seat 1,
     holding one purple 1, places a curve on (6, 3) that takes the road into the east border and
     collects the purple 1 lying there (step 1): it may export that 1+1 wine at once (step 3)."""
@@ -257,7 +257,7 @@ def test_d12_coat_of_arms_elsewhere_in_the_city_allows_export_through_a_plain_se
     assert offered(game) == {PASS, SellWine(EXPORT, "purple", (2,))}
 
 
-def test_wine_is_sold_in_step_3_before_the_bets_of_step_4() -> None:
+def test_d29_wine_is_sold_in_step_3_before_the_bets_of_step_4() -> None:
     """test-tiny: bets/07 covers Cime (3, 2, purple; an unused start square) with its road
     continuing the start tile's.  The active seat first sells its purple wine to the town (step
     3), then every seat is asked for a bet (step 4)."""

@@ -88,7 +88,7 @@ def test_seven_meeples_per_player() -> None:
 
 
 @pytest.mark.parametrize("players", [1, 7])
-def test_two_to_six_players(players: int) -> None:
+def test_d21_two_to_six_players(players: int) -> None:
     with pytest.raises(GameSetupError, match="players"):
         Game(players=players)
     assert Game(players=6, seed=0).players == 6

@@ -1,6 +1,6 @@
 """Expansions: each plugs into the engine's turn through :class:`Expansion` hooks.
 
-``build_expansions`` turns game options into expansion objects, in the order their hooks run:
+``build_expansions`` turns game options into expansion objects, in the order their hooks run (D29):
 within step 3 the bets are settled (``after_scoring``) before wine is sold, and wine is sold
 (``end_of_turn``) before step 4 places bets.
 """
