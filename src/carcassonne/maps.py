@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from .board import OFFSET, Geometry, PrintedTile, encode
 from .game import GameSetupError
+from .geography import Geography, GeographyError, parse_geography
 from .tiles import EDGE_NAMES
 
 MAP_FORMAT = "carcassonne-map/1"
@@ -66,6 +67,8 @@ class GameMap:
     chips_per_grape: dict[int, int]
     #: Map-Chips: side of the blocks chips are spread evenly over
     chip_block: int
+    #: the real coast, borders and names under the grid, for drawing (None: a plain grid)
+    geography: Geography | None = None
 
     def check_start_squares(self, names: Any) -> tuple[str, str]:
         """Validate the two start squares a game uses (D6); the error names the bad one."""
@@ -147,6 +150,7 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
         {
             "format", "name", "title", "approximate", "note", "size", "unplayable",
             "large_cities", "towns", "start_squares", "chips_per_grape", "chip_block",
+            "geography",
         },
         {"format", "name", "size", "start_squares"},
         origin,
@@ -287,6 +291,13 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
         f"'chip_block' must be a whole number from 1 to 8, not {chip_block!r}",
     )
 
+    geography = None
+    if "geography" in data:
+        try:
+            geography = parse_geography(data["geography"])
+        except GeographyError as exc:
+            raise MapDataError(f"{origin}: geography: {exc}") from None
+
     return GameMap(
         name=name,
         title=title,
@@ -300,6 +311,7 @@ def parse_map(data: Any, origin: str = "<data>") -> GameMap:
         start_squares=starts,
         chips_per_grape=chips,
         chip_block=chip_block,
+        geography=geography,
     )
 
 

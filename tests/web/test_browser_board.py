@@ -13,9 +13,10 @@ import math
 import urllib.request
 from typing import Any
 
+import pytest
 import test_browser as browser_tests
-from playwright.sync_api import Browser, expect
-from test_browser import Server, my_turn, shot
+from playwright.sync_api import Browser, Page, expect
+from test_browser import Server, board_scale, my_turn, shot
 
 # The same fixtures as the other browser tests: one Chromium, a fresh server per test.
 browser = browser_tests.browser
@@ -86,3 +87,56 @@ def test_phone_picks_a_figure_spot_on_a_magnified_tile(server: Server, browser: 
     assert [(f["x"], f["y"], f["location"]) for f in mine] == [(tile["x"], tile["y"], location)]
     context.close()
     assert errors == [], f"JavaScript errors: {errors}"
+
+
+def test_france_opens_on_the_whole_map_drawn_over_the_real_country(
+    server: Server, page: Page
+) -> None:
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+         "options": {"map": "france", "map_chips": True, "seed": 11}}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    # The whole map is in view, every row below the banner and clear of the zoom buttons.
+    wrap = page.locator(".board-wrap").bounding_box()
+    frame = page.locator(".map-edge-outer").bounding_box()
+    banner = page.locator(".banner").bounding_box()
+    tools = page.locator(".board-tools").bounding_box()
+    assert wrap and frame and banner and tools
+    assert frame["y"] >= banner["y"] + banner["height"]
+    assert frame["y"] + frame["height"] <= wrap["y"] + wrap["height"]
+    assert frame["x"] >= wrap["x"] and frame["x"] + frame["width"] <= tools["x"]
+    assert frame["height"] > 0.8 * (wrap["height"] - banner["height"])  # as large as fits
+
+    # France under the grid: every large city and town is on French land (the browser's own
+    # hit test of the drawn outline), the sea squares off Brittany and in the Channel are not.
+    france = page.locator('[data-geo="France"]')
+    expect(france).to_have_count(1)
+    in_france = france.evaluate(
+        """(el, squares) => squares.map(([x, y]) => {
+               const p = el.ownerSVGElement.createSVGPoint();
+               p.x = x * 100 + 50; p.y = y * 100 + 50;
+               return el.isPointInFill(p);
+           })""",
+        [[8, 3], [11, 9], [7, 12], [13, 4], [0, 1], [2, 8], [3, 1]],
+    )
+    assert in_france == [True, True, True, True, False, False, False]
+    names = page.locator("[data-geo-label]").evaluate_all("els => els.map(e => e.textContent)")
+    assert {"Spain", "Andorra", "Italy", "Switzerland", "Germany", "Luxembourg", "Belgium",
+            "United Kingdom", "English Channel", "Atlantic Ocean", "Mediterranean Sea"} <= set(names)  # fmt: skip
+    assert page.locator(".geo-border").count() >= 7
+    shot(page, "22-france-whole-map")
+
+    # ⤢ zooms to the played area, ▦ back to the whole map; both keep following the game.
+    scale = board_scale(page)
+    page.locator("[data-tool=fit]").click()
+    assert board_scale(page) > scale
+    page.locator("[data-tool=whole-map]").click()
+    assert board_scale(page) == pytest.approx(scale)
+
+    # In French the names are French.
+    page.select_option("#language", "fr")
+    expect(page.locator('[data-geo-label="Spain"]')).to_have_text("Espagne")
+    expect(page.locator('[data-geo-label="English Channel"]')).to_have_text("La Manche")
+    shot(page, "23-france-whole-map-fr")

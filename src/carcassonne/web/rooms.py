@@ -589,6 +589,8 @@ def board_info(game: Game) -> dict[str, Any]:
         info["title"] = game_map.title
         info["approximate"] = game_map.approximate
         info["width"], info["height"] = game_map.width, game_map.height
+        if game_map.geography is not None:
+            info["geography"] = game_map.geography.for_board()
         info["towns"] = [
             {"x": x, "y": y, "name": town.name, "grape": town.grape}
             for pos, town in sorted(game_map.towns.items())

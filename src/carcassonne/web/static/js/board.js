@@ -4,14 +4,14 @@
 // engine. The board keeps the drawn tiles between updates and only adds or removes what changed,
 // so a long game stays smooth.
 //
-// The view: until the player pans or zooms, it follows the game, fitting the played area (tiles
-// and the squares where the drawn tile may go). Panning is limited so the board cannot be lost
-// off screen. Mouse: drag, wheel. Touch: one finger drags, two fingers pinch. Names on a map
+// The view: until the player pans or zooms, it follows the game: a map is shown whole (▦); the
+// open table, or a map after ⤢, fits the played area (tiles and the squares where the drawn tile
+// may go). Panning is limited so the board cannot be lost off screen. Mouse: drag, wheel. Touch: one finger drags, two fingers pinch. Names on a map
 // keep a readable size on screen when zoomed out (CSS variable --k).
 
 import { svg, html, drawFigure, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
 import { drawTile, drawLargeCity, tileModel, spotOf, segmentAt } from "./tiles.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 
 const S = 100;
 const MIN_SCALE = 0.12;
@@ -59,8 +59,10 @@ export class BoardView {
     this.ty = 0;
     this.scale = 1;
     this.fitted = false;
-    // Until the player pans or zooms, the view follows the game (refits as the board grows).
+    // Until the player pans or zooms, the view follows the game (refits as the board grows),
+    // showing the whole map or, when `wholeMap` is false, the played area.
     this.userMoved = false;
+    this.wholeMap = false;
     // Squares to keep in view besides the tiles (the legal squares of the turn).
     this.extra = [];
     this.bounds = null;
@@ -71,7 +73,7 @@ export class BoardView {
     this.renderTools();
     // A resized window (or a phone turned) refits a view that follows the game.
     this.resizer = new ResizeObserver(() => {
-      if (!this.userMoved && this.fitted) this.fit(this.extra);
+      if (!this.userMoved && this.fitted) this.follow();
       else this.apply();
     });
     this.resizer.observe(this.svg);
@@ -79,6 +81,13 @@ export class BoardView {
 
   destroy() {
     this.resizer.disconnect();
+  }
+
+  /** Say everything again in the language just chosen. */
+  relabel() {
+    this.svg.setAttribute("aria-label", t("board.label"));
+    for (const label of this.layers.map.querySelectorAll("[data-geo-label]")) label.textContent = geoName(label.dataset.geoLabel);
+    this.renderTools();
   }
 
   /** Zoom and fit buttons; a map also gets "the whole map". */
@@ -315,9 +324,16 @@ export class BoardView {
     this.fitted = true;
   }
 
+  /** The view that follows the game: the whole map, or the played area. */
+  follow() {
+    if (this.wholeMap && this.bounds) this.fitAll();
+    else this.fit(this.extra);
+  }
+
   /** Fit the played area (every tile and the given squares); the view follows the game again. */
   fit(extra = []) {
     this.userMoved = false;
+    this.wholeMap = false;
     const box = this.tileBox(extra);
     // The squares where the tile may go already surround the tiles: a thin margin will do.
     const margin = extra.length ? 0.3 : 0.6;
@@ -349,14 +365,15 @@ export class BoardView {
     this.fitBox({ x0: x0 * S, y0: y0 * S, x1: x1 * S, y1: y1 * S }, FIT_MAX_SCALE);
   }
 
-  /** The whole map (or, on the open table, every tile) in view; the player has chosen the view. */
+  /** The whole map (or, on the open table, the played area) in view, and kept so. */
   fitAll() {
     if (!this.bounds) {
       this.fit(this.extra);
       return;
     }
+    this.userMoved = false;
+    this.wholeMap = true;
     this.fitBox(this.contentBox(), FIT_MAX_SCALE);
-    this.userMoved = true;
   }
 
   // ------------------------------------------------------------------ content
@@ -375,6 +392,8 @@ export class BoardView {
     this.wrap.classList.toggle("bounded", !!board.bounded);
     this.bounds = null;
     if (board.bounded) this.drawMap(board, g, labels);
+    // A map opens whole: where the start squares are matters less than seeing the country.
+    this.wholeMap = !!this.bounds;
     this.renderTools();
   }
 
@@ -387,7 +406,8 @@ export class BoardView {
     const frame = { x: b.minX * S, y: b.minY * S, width: (b.maxX - b.minX + 1) * S, height: (b.maxY - b.minY + 1) * S };
     // A margin band around the map carries the coordinates the log refers to.
     svg("rect", { x: frame.x - 42, y: frame.y - 42, width: frame.width + 84, height: frame.height + 84, rx: 14, class: "map-margin" }, g);
-    svg("rect", { ...frame, class: "map-paper" }, g);
+    svg("rect", { ...frame, class: "map-paper" + (board.geography ? " sea" : "") }, g);
+    if (board.geography) this.drawGeography(board.geography, frame, g);
     for (const [x, y] of squares) svg("rect", { x: x * S, y: y * S, width: S, height: S, class: "map-square" }, g);
     const towns = board.towns || [];
     for (const town of towns) this.drawTownSquare(g, town);
@@ -423,6 +443,31 @@ export class BoardView {
         label.appendChild(titleOf(t("map.town", { name: town.name, grape: t(`grape.${town.grape}`) })));
       }
       svg("text", { x: town.x * S + (town.grape ? 25 : 6), y: town.y * S + 19, class: "town-label" }, label).textContent = town.name;
+    }
+  }
+
+  /**
+   * The real country under the grid (server-projected into squares): land and sea, the coast,
+   * dashed land borders, and the neighbours and seas named; clipped to the map's frame.
+   */
+  drawGeography(geo, frame, g) {
+    const clip = svg("clipPath", { id: `${this.id}-frame` }, svg("defs", {}, g));
+    svg("rect", frame, clip);
+    const gg = svg("g", { class: "geography", "clip-path": `url(#${this.id}-frame)` }, g);
+    const path = (points, closed) => {
+      const xy = [];
+      for (let i = 0; i < points.length; i += 2) xy.push(`${(points[i] * S).toFixed(0)},${(points[i + 1] * S).toFixed(0)}`);
+      return `M${xy.join("L")}${closed ? "Z" : ""}`;
+    };
+    for (const area of geo.areas) {
+      svg("path", { d: path(area.points, true), class: `geo-${area.kind}`, "data-geo": area.name || area.kind }, gg);
+    }
+    for (const line of geo.lines) {
+      svg("path", { d: path(line.points, false), class: `geo-line geo-${line.kind}`, "data-between": line.between ? line.between.join("|") : null }, gg);
+    }
+    for (const label of geo.labels) {
+      svg("text", { x: label.x * S, y: label.y * S, class: `geo-label geo-label-${label.kind}`, "data-geo-label": label.name }, gg)
+        .textContent = geoName(label.name);
     }
   }
 
@@ -462,7 +507,7 @@ export class BoardView {
     this.drawMarks(view);
     this.drawFigures(view.figures);
     this.drawExpansions(view.expansions || {});
-    if (!this.fitted || !this.userMoved) this.fit(this.extra);
+    if (!this.fitted || !this.userMoved) this.follow();
   }
 
   drawMarks(view) {
@@ -644,6 +689,12 @@ export class BoardView {
     const g = this.layers.marks;
     for (const { x, y } of squares) svg("rect", { x: x * S + 2, y: y * S + 2, width: S - 4, height: S - 4, rx: 4, class: cls }, g);
   }
+}
+
+/** A country's or sea's name in the reader's language (the map's own English name if none). */
+function geoName(name) {
+  const key = `geo.${name.toLowerCase().replace(/\W+/g, "_")}`;
+  return has(key) ? t(key) : name;
 }
 
 function titleOf(text) {

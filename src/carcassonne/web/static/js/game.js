@@ -67,7 +67,7 @@ class GameScreen {
   }
 
   relabel() {
-    this.board.renderTools();
+    this.board.relabel();
     this.render();
     if (this.endCard) this.renderEnd();
   }

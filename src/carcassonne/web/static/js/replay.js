@@ -84,7 +84,7 @@ class ReplayViewer {
   }
 
   relabel() {
-    this.board.renderTools();
+    this.board.relabel();
     this.render();
   }
 
