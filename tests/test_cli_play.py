@@ -58,8 +58,9 @@ def session(
 ) -> tuple[Game, str, Script]:
     script = Script(answers)
     out = io.StringIO()
+    hints = str(kwargs.pop("hints", "expert:iterations=6"))
     options = GameOptions(players=len(seats), stack=stack, **kwargs)  # type: ignore[arg-type]
-    game = play_game(options, seats, script, out, terminal=(120, 60))
+    game = play_game(options, seats, script, out, terminal=(120, 60), hints=hints)
     return game, out.getvalue(), script
 
 
@@ -219,6 +220,44 @@ def test_bots_only_game_prints_every_turn_and_the_result() -> None:
     assert "Final scores" in out
 
 
+def test_an_expert_seat_plays_and_is_named_with_its_parameters() -> None:
+    game, out, _ = session([], seats=("expert:iterations=4,depth=0", "greedy"))
+    assert game.is_over
+    assert "Red (expert bot, depth 0, iterations 4)" in out
+
+
+def test_hint_lists_the_experts_best_moves_as_they_are_typed() -> None:
+    game, out, _ = session(["hint", "q"])
+    hints = re.findall(
+        r"^  (\d)\. ([a-z]+) (\d+): square \2 at \((-?\d+), (-?\d+)\), rotation "
+        r"\3°  \(expected lead ([-+]\d+\.\d) points over the best opponent\)$",
+        out,
+        re.MULTILINE,
+    )
+    assert [h[0] for h in hints] == ["1", "2", "3"]
+    assert "Hints (expert:iterations=6):" in out
+    leads = [float(h[5]) for h in hints]
+    assert leads == sorted(leads, reverse=True)
+    legal = Game(game.options).legal_actions()
+    assert all(PlaceTile(int(h[3]), int(h[4]), int(h[2])) in legal for h in hints)
+    assert "asked for a hint" not in out  # alone at the table nobody needs telling
+
+
+def test_a_hint_typed_back_is_played() -> None:
+    """The first hint, typed as shown, is a legal move the session accepts."""
+    _, out, _ = session(["hint", "q"])
+    typed = re.search(r"^  1\. ([a-z]+ \d+):", out, re.MULTILINE)
+    assert typed is not None
+    game, _, _ = session(["hint", typed.group(1), "q"])
+    assert len(game.history) >= 1 and isinstance(game.history[0][1], PlaceTile)
+
+
+def test_a_hint_is_shown_to_the_other_humans() -> None:
+    _, out, script = session(["hint", "1", "p", "1"], seats=("human", "human"))
+    assert script.prompts.count("Blue> ") >= 1
+    assert "Red asked for a hint." in out
+
+
 def test_hotseat_names_each_human_at_the_prompt() -> None:
     _, _, script = session(itertools.repeat("1"), seats=("human", "human"))
     assert {"Red> ", "Blue> "} <= set(script.prompts)
@@ -309,6 +348,13 @@ def test_parse_seats() -> None:
     assert parse_seats(None, None) == ["human", "greedy"]
     assert parse_seats(None, 3) == ["human", "greedy", "greedy"]
     assert parse_seats("human, Random,human", None) == ["human", "random", "human"]
+    assert parse_seats("human,expert:seconds=2,iterations=50,greedy:seed=1", None) == [
+        "human",
+        "expert:iterations=50,seconds=2.0",
+        "greedy:seed=1",
+    ]
+    with pytest.raises(ValueError, match="seat 'expert:seconds=-1': bot 'expert': seconds must"):
+        parse_seats("human,expert:seconds=-1", None)
     with pytest.raises(ValueError, match="unknown seat 'robot'"):
         parse_seats("human,robot", None)
     with pytest.raises(ValueError, match="does not match"):

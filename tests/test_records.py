@@ -15,11 +15,10 @@ import jsonschema
 import pytest
 
 from carcassonne.board import encode
-from carcassonne.bots import make_bot
+from carcassonne.bots import BOT_NAMES, make_bot
 from carcassonne.cli.main import main
 from carcassonne.events import ScoreEvent
 from carcassonne.formats.record import (
-    SEAT_KINDS,
     RecordError,
     load_record,
     read_record,
@@ -343,7 +342,8 @@ def test_bad_json(tmp_path):
         (lambda d: d["seats"].pop(), "record: 'seats' lists 1 for 2 players"),
         (
             lambda d: d["seats"][0].update(kind="robot"),
-            "seats[0]: 'kind' must be one of human, random, greedy, not 'robot'",
+            "seats[0]: 'kind' must be human or a bot spec (random, greedy, expert, optionally "
+            "with parameters): unknown bot 'robot' (choose from random, greedy, expert)",
         ),
     ],
 )
@@ -421,8 +421,38 @@ def test_example_records_follow_the_schema_and_replay(path):
     load_record(path)
 
 
-def test_schema_seat_kinds_match_the_reader():
-    assert tuple(SCHEMA["properties"]["seats"]["items"]["properties"]["kind"]["enum"]) == SEAT_KINDS
+@pytest.mark.parametrize(
+    "kind",
+    ["human", *BOT_NAMES, "expert:seconds=0.5", "expert:iterations=200,seed=3", "robot", "greedy:"],
+)
+def test_schema_seat_kinds_match_the_reader(kind):
+    """The schema and the reader accept the same seat kinds: human and bot specs."""
+    record = {
+        "format": "carcassonne-record/1",
+        "seats": [{"kind": kind}, {"kind": "human"}],
+        "moves": [],
+    }
+    try:
+        read_record(record)
+        reader_accepts = True
+    except RecordError:
+        reader_accepts = False
+    kind_schema = SCHEMA["properties"]["seats"]["items"]["properties"]["kind"]
+    schema_accepts = jsonschema.Draft202012Validator(kind_schema).is_valid(kind)
+    assert schema_accepts == reader_accepts == (kind not in ("robot", "greedy:"))
+
+
+def test_a_bot_spec_with_parameters_survives_a_record_round_trip(tmp_path):
+    game = Game(players=2, seed=4)
+    game.apply(game.legal_actions()[0])
+    path = tmp_path / "game.json"
+    save_record(game, path, seats=[{"kind": "expert:seconds=0.5,iterations=9"}, {"kind": "human"}])
+    assert [seat.kind for seat in read_record(path).seats] == [
+        "expert:iterations=9,seconds=0.5",
+        "human",
+    ]
+    with pytest.raises(RecordError, match="expert.* has no parameter 'speed'"):
+        save_record(game, path, seats=[{"kind": "expert:speed=9"}, {"kind": "human"}])
 
 
 # ------------------------------------------------------------------------ the replay command

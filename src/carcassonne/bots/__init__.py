@@ -1,11 +1,22 @@
 """Bots: objects that choose an action for the seat to move.
 
 Every bot has ``choose(game) -> action`` and must return one of ``game.legal_actions()``.
-``make_bot(name, seed)`` builds one by name (``random``, ``greedy``).
+Bots are named by a **spec**: a bot name, optionally followed by parameters,
+``name:key=value,key=value`` (e.g. ``expert:seconds=0.5`` or ``greedy:seed=3``).
+:func:`make_bot` builds a bot from a spec, :func:`bot_parameters` lists what each bot takes (the
+``carcassonne bots`` command prints them), and :func:`split_bot_specs` cuts a comma-separated
+list of specs (``expert:seconds=0.5,iterations=200,greedy``) into one spec per seat: a piece
+with ``=`` and no ``:`` continues the spec before it.
+
+Every bot takes ``seed``: a bot with a seed (and, for the expert, an iteration budget instead of
+a time budget) plays a given game identically every time.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from importlib import import_module
 from typing import Any, Protocol
 
 from ..game import Game
@@ -17,16 +28,160 @@ class Bot(Protocol):
     def choose(self, game: Game) -> Any: ...
 
 
-BOT_NAMES = ("random", "greedy")
+@dataclass(frozen=True, slots=True)
+class BotParameter:
+    """One parameter a bot takes in its spec."""
+
+    name: str
+    #: ``int`` or ``float``
+    type: type
+    #: the value when the spec does not give one (None: see ``help``)
+    default: int | float | None
+    help: str
+    #: smallest value allowed (inclusive)
+    minimum: int | float
+    #: largest value allowed (inclusive), None for no limit
+    maximum: int | float | None = None
+
+    def convert(self, bot: str, text: str) -> int | float:
+        """``text`` as this parameter's type; ValueError naming the bot, key and value."""
+        try:
+            value = self.type(text)
+        except ValueError:
+            kind = "an integer" if self.type is int else "a number"
+            raise ValueError(f"bot {bot!r}: {self.name} must be {kind}, not {text!r}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"bot {bot!r}: {self.name} must be a finite number, not {text!r}")
+        high = self.maximum
+        if value < self.minimum or (high is not None and value > high):
+            bounds = f"at least {self.minimum}" if high is None else f"{self.minimum} to {high}"
+            raise ValueError(f"bot {bot!r}: {self.name} must be {bounds}, not {text!r}")
+        return value
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    if name == "random":
-        from .random_bot import RandomBot
+SEED = BotParameter(
+    "seed",
+    int,
+    None,
+    "seed of the bot's random choices (default: derived from the game's seed and the seat)",
+    0,
+    2**63 - 1,
+)
 
-        return RandomBot(seed)
-    if name == "greedy":
-        from .greedy import GreedyBot
+# name -> (module, class, one-line description)
+_BOTS: dict[str, tuple[str, str, str]] = {
+    "random": ("random_bot", "RandomBot", "a uniformly random legal action (the baseline)"),
+    "greedy": (
+        "greedy",
+        "GreedyBot",
+        "the best-looking move one turn ahead, by a static evaluation (fast)",
+    ),
+    "expert": (
+        "expert",
+        "ExpertBot",
+        "searches sampled worlds of what it cannot see (ISMCTS); the strongest, takes time",
+    ),
+}
 
-        return GreedyBot(seed)
-    raise ValueError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
+BOT_NAMES = tuple(_BOTS)
+
+#: longest spec accepted (specs are stored in records and sent by web clients)
+MAX_SPEC_LENGTH = 200
+
+
+def _bot_class(name: str) -> Any:
+    module, cls, _ = _BOTS[name]
+    return getattr(import_module(f".{module}", __name__), cls)
+
+
+def bot_description(name: str) -> str:
+    """One line saying what the bot ``name`` does."""
+    _check_name(name)
+    return _BOTS[name][2]
+
+
+def bot_parameters(name: str) -> list[BotParameter]:
+    """The parameters bot ``name`` takes in its spec, ``seed`` first."""
+    _check_name(name)
+    return [SEED, *getattr(_bot_class(name), "PARAMETERS", ())]
+
+
+def _check_name(name: str) -> None:
+    if name not in _BOTS:
+        raise ValueError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"expert:seconds=0.5,iterations=200"`` -> ``("expert", {"seconds": "0.5", ...})``.
+
+    Checks the syntax, the bot name and the parameter names (not yet the values: see
+    :func:`make_bot`); raises ValueError naming what is wrong.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec must be text, not {type(spec).__name__}")
+    if len(spec) > MAX_SPEC_LENGTH:
+        raise ValueError(f"bot spec too long ({len(spec)} characters, at most {MAX_SPEC_LENGTH})")
+    name, colon, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    _check_name(name)
+    params: dict[str, str] = {}
+    if not colon:
+        return name, params
+    known = {p.name for p in bot_parameters(name)}
+    for item in rest.split(","):
+        key, equals, value = (part.strip() for part in item.partition("="))
+        if not equals or not key or not value:
+            raise ValueError(f"bot {name!r}: parameters are key=value, not {item.strip()!r}")
+        if key not in known:
+            raise ValueError(
+                f"bot {name!r} has no parameter {key!r} (it takes: {', '.join(sorted(known))})"
+            )
+        if key in params:
+            raise ValueError(f"bot {name!r}: parameter {key!r} given twice")
+        params[key] = value
+    return name, params
+
+
+def bot_arguments(spec: str) -> tuple[str, dict[str, int | float]]:
+    """The bot name and its parameters converted and range-checked (ValueError if not)."""
+    name, raw = parse_bot_spec(spec)
+    parameters = {p.name: p for p in bot_parameters(name)}
+    return name, {key: parameters[key].convert(name, text) for key, text in raw.items()}
+
+
+def check_bot_spec(spec: str) -> str:
+    """The canonical form of a valid spec (``Expert: seconds = 1`` -> ``expert:seconds=1.0``);
+    ValueError naming what is wrong.  Two specs for the same bot have the same canonical form."""
+    name, arguments = bot_arguments(spec)
+    if not arguments:
+        return name
+    return f"{name}:" + ",".join(f"{key}={value}" for key, value in sorted(arguments.items()))
+
+
+def make_bot(spec: str, seed: int | None = None) -> Bot:
+    """A bot from its spec; ``seed`` is used unless the spec gives one.
+
+    Raises ValueError naming the bad bot, parameter or value.
+    """
+    name, arguments = bot_arguments(spec)
+    chosen = arguments.pop("seed", seed)
+    return _bot_class(name)(None if chosen is None else int(chosen), **arguments)  # type: ignore[no-any-return]
+
+
+def split_bot_specs(text: str) -> list[str]:
+    """One spec per seat from a comma-separated list whose specs may contain commas.
+
+    ``"expert:seconds=0.5,iterations=200,greedy"`` -> ``["expert:seconds=0.5,iterations=200",
+    "greedy"]``: a piece with ``=`` and no ``:`` is another parameter of the spec before it.
+    Empty pieces are dropped; nothing is checked here (see :func:`check_bot_spec`).
+    """
+    specs: list[str] = []
+    for piece in text.split(","):
+        piece = piece.strip()
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and specs:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs

@@ -34,9 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from . import play, replay, serve, simulate
+    from . import bots, play, replay, serve, simulate
 
-    for module in (play, simulate, replay, serve):
+    for module in (play, simulate, bots, replay, serve):
         module.register(commands)
     return parser
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from ..actions import PASS, Pass, PlaceFigure, PlaceTile
-from ..bots import BOT_NAMES, Bot, make_bot
+from ..bots import BOT_NAMES, Bot, check_bot_spec, make_bot, parse_bot_spec, split_bot_specs
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_to_json
 from ..game import (
@@ -51,6 +51,10 @@ from .render import (
 HUMAN = "human"
 SEAT_KINDS = (HUMAN, *BOT_NAMES)
 DEFAULT_OPPONENT = "greedy"
+#: the bot that answers ``hint``: the expert, with a think time a player is glad to wait for
+DEFAULT_HINTS = "expert:seconds=1"
+#: how many moves a hint suggests
+HINT_COUNT = 3
 #: square labels: letters that are not commands (h, q, u) and not easily misread (l, o, p)
 LABEL_LETTERS = "abcdefgijkmnrstvwxyz"
 #: tile sizes to try, largest first, until the board fits the terminal
@@ -81,8 +85,16 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--seats",
         metavar="LIST",
         help="comma-separated seats in play order, each one of "
-        f"{', '.join(SEAT_KINDS)} (default: human,{DEFAULT_OPPONENT}; with --players N: "
+        f"{', '.join(SEAT_KINDS)}; a bot may take parameters, e.g. expert:seconds=2 (see "
+        f"'carcassonne bots') (default: human,{DEFAULT_OPPONENT}; with --players N: "
         f"one human and N-1 {DEFAULT_OPPONENT} bots)",
+    )
+    parser.add_argument(
+        "--hints",
+        metavar="SPEC",
+        default=DEFAULT_HINTS,
+        help="the expert bot that answers 'hint' with its best moves "
+        f"(default {DEFAULT_HINTS}; e.g. expert:seconds=3 for better ones)",
     )
     parser.add_argument(
         "--save", metavar="FILE", help="offer to save the game record to FILE (at the end or on q)"
@@ -101,20 +113,39 @@ def parse_seats(text: str | None, players: int | None) -> list[str]:
                 f"--players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {count}"
             )
         return [HUMAN] + [DEFAULT_OPPONENT] * (count - 1)
-    seats = [part.strip().lower() for part in text.split(",")]
-    for seat in seats:
-        if seat not in SEAT_KINDS:
-            raise ValueError(
-                f"unknown seat {seat!r} in --seats (choose from {', '.join(SEAT_KINDS)})"
-            )
+    seats = [check_seat(part) for part in split_bot_specs(text)]
+    if not seats:
+        raise ValueError("--seats names no seat")
     if players is not None and players != len(seats):
         raise ValueError(f"--players {players} does not match the {len(seats)} seats of --seats")
     return seats
 
 
+def check_seat(kind: str) -> str:
+    """``human`` or a bot spec in canonical form; ValueError naming what is wrong."""
+    kind = kind.strip()
+    if kind.lower() == HUMAN:
+        return HUMAN
+    if kind.partition(":")[0].strip().lower() not in BOT_NAMES:
+        raise ValueError(f"unknown seat {kind!r} (choose from {', '.join(SEAT_KINDS)})")
+    try:
+        return check_bot_spec(kind)
+    except ValueError as exc:
+        raise ValueError(f"seat {kind!r}: {exc}") from None
+
+
+def check_hint_bot(spec: str) -> str:
+    """The canonical spec of the bot giving hints: it must be one that can (the expert)."""
+    spec = check_bot_spec(spec)
+    if not hasattr(make_bot(spec, 0), "hints"):
+        raise ValueError(f"the {parse_bot_spec(spec)[0]} bot gives no hints (use expert)")
+    return spec
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         seats = parse_seats(args.seats, args.players)
+        hints = check_hint_bot(args.hints)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     options = options_from_args(args, players=len(seats))
@@ -124,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     colour = not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    play_game(options, seats, input, sys.stdout, colour=colour, save_path=args.save)
+    play_game(options, seats, input, sys.stdout, colour=colour, save_path=args.save, hints=hints)
     return 0
 
 
@@ -148,21 +179,23 @@ def play_game(
     colour: bool = False,
     save_path: str | None = None,
     terminal: tuple[int, int] | None = None,
+    hints: str = DEFAULT_HINTS,
 ) -> Game:
     """Play one game to the end (or until a human quits) and return it.
 
-    ``seats`` are seat kinds in play order (``human``, ``random``, ``greedy``).  A game without
-    seed gets a random one, shown in the header, so that undo (a replay) and records reproduce it.
-    ``terminal`` is (columns, rows) to fit the board to; default: the real terminal's.
+    ``seats`` are seat kinds in play order (``human`` or a bot spec such as ``greedy`` or
+    ``expert:seconds=2``).  A game without seed gets a random one, shown in the header, so that
+    undo (a replay) and records reproduce it.  ``terminal`` is (columns, rows) to fit the board
+    to; default: the real terminal's.  ``hints`` is the spec of the expert bot that answers a
+    human's ``hint``.
     """
     if len(seats) != options.players:
         raise ValueError(f"{len(seats)} seats for a {options.players}-player game")
-    for kind in seats:
-        if kind not in SEAT_KINDS:
-            raise ValueError(f"unknown seat kind {kind!r} (choose from {', '.join(SEAT_KINDS)})")
+    seats = [check_seat(kind) for kind in seats]
+    hints = check_hint_bot(hints)
     if options.seed is None and options.stack is None:
         options = options.with_(seed=random.randrange(1 << 31))
-    session = _Session(options, list(seats), input_fn, output, colour, save_path, terminal)
+    session = _Session(options, seats, input_fn, output, colour, save_path, terminal, hints)
     session.play()
     return session.game
 
@@ -284,6 +317,7 @@ class _Session:
         colour: bool,
         save_path: str | None,
         terminal: tuple[int, int] | None,
+        hints: str,
     ) -> None:
         self.options = options
         self.seats = seats
@@ -300,11 +334,12 @@ class _Session:
         }
         single = len(self.humans) == 1
         self.names = [
-            seat_name(s) + (" (you)" if single else "")
-            if kind == HUMAN
-            else f"{seat_name(s)} ({kind} bot)"
+            seat_name(s) + (" (you)" if single else "") if kind == HUMAN else bot_name(s, kind)
             for s, kind in enumerate(seats)
         ]
+        # Seeded like the bots, so a hint is the same when asked again after an undo.
+        self.hints_spec = hints
+        self.hint_seed = seed * 31 + MAX_PLAYERS
         self.game = Game(options)
         self.log: list[str] = []
         self.shown = 0  # log lines already printed (games without humans print as they go)
@@ -543,6 +578,10 @@ class _Session:
                 if self.undo():
                     return None
                 continue
+            if word in ("hint", "hints"):
+                for line in self.hint_lines(seat, menu):
+                    self.say(line)
+                continue
             if not word:
                 self.say(menu.hint)
                 continue
@@ -559,6 +598,23 @@ class _Session:
                     self.say(self.warn(f"Not allowed: {exc}"))
                     continue
             return action
+
+    def hint_lines(self, seat: int, menu: _Menu) -> list[str]:
+        """The expert's best moves for ``seat`` with their expected lead; other humans are told
+        in the log that a hint was used (it is no secret at the table)."""
+        bot = make_bot(self.hints_spec, self.hint_seed + self.game.turn)
+        hints = bot.hints(self.game, HINT_COUNT)  # type: ignore[attr-defined]
+        if len(self.humans) > 1:
+            self.log.append(f"  {self.names[seat]} asked for a hint.")
+        lines = [self.bold(f"Hints ({self.hints_spec}):")]
+        for n, hint in enumerate(hints, 1):
+            lead = hint.expected_points
+            if hint.samples:
+                worth = f"expected lead {lead:+.1f} points over the best opponent"
+            else:
+                worth = "the only move"
+            lines.append(f"  {n}. {menu.describe(hint.action)}  ({worth})")
+        return lines
 
     def help_text(self) -> str:
         if self.colour:
@@ -584,7 +640,7 @@ class _Session:
                 "  placing a tile: a move number (3), a square letter and rotation (b 90),",
                 "                  or x y rotation (2 -1 180); a letter alone if one rotation fits",
                 "  other steps:    an option number; 0 or p passes when passing is allowed",
-                "  u undo your last move    h this help    q quit",
+                "  hint  the expert's best moves    u undo your last move    h this help    q quit",
                 self.bold("The board"),
                 f"  {ground}│ ─ road   ~ river   [M] monastery   (*) garden   <$> betting office",
                 "  ♦ coat of arms   ┏ ┛ corners: the tile placed last",
@@ -679,6 +735,13 @@ class _Session:
         self.say(f"Saved to {self.save_path}.")
 
 
+def bot_name(seat: int, spec: str) -> str:
+    """``Blue (expert bot, seconds 2.0)``: the seat's colour and what plays it."""
+    name, params = parse_bot_spec(spec)
+    details = "".join(f", {key} {value}" for key, value in params.items())
+    return f"{seat_name(seat)} ({name} bot{details})"
+
+
 def _visible_len(text: str) -> int:
     out, skip = 0, False
     for ch in text:
@@ -703,6 +766,10 @@ class _Menu:
 
     def parse(self, text: str) -> Any:
         """The chosen action, or an error message (str)."""
+        raise NotImplementedError
+
+    def describe(self, action: Any) -> str:
+        """``action`` as the player would type it, and in words."""
         raise NotImplementedError
 
 
@@ -730,7 +797,7 @@ def _columns(entries: list[str], width: int, gap: int = 3) -> list[str]:
 
 
 def _with_commands(hint: str, width: int) -> list[str]:
-    commands = "h help · u undo · q quit"
+    commands = "hint · h help · u undo · q quit"
     if len(hint) + 2 + len(commands) <= width:
         return [f"{hint}  {commands}"]
     return [hint, commands]
@@ -810,6 +877,13 @@ class _TileMenu(_Menu):
             return self._at(square, tokens[2:], str(square))
         return f"I did not understand {text!r}. " + self.hint
 
+    def describe(self, action: Any) -> str:
+        label = self.labels[(action.x, action.y)]
+        return (
+            f"{label} {action.rotation}: square {label} at ({action.x}, {action.y}), "
+            f"rotation {action.rotation}°"
+        )
+
     def _at(self, square: tuple[int, int], rest: list[str], name: str) -> Any:
         moves = self.squares[square]
         choices = ", ".join(f"{m.rotation}°" for m in moves)
@@ -878,6 +952,10 @@ class _ListMenu(_Menu):
         out += _columns(entries, s.width)
         out += [s.dim(line) for line in _with_commands(self.hint, s.width)]
         return out
+
+    def describe(self, action: Any) -> str:
+        number = next(n for n, a in self.options.items() if a == action)
+        return f"{number}: {self.label(action)}"
 
     def parse(self, text: str) -> Any:
         if text in ("p", "pass", "n", "none"):

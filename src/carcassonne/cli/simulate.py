@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..bots import BOT_NAMES, make_bot
+from ..bots import BOT_NAMES, check_bot_spec, make_bot, split_bot_specs
 from ..expansions import build_expansions
 from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
 from .errors import CommandError
@@ -67,7 +67,7 @@ class Task:
 
     index: int
     options: GameOptions
-    bots: tuple[str, ...]  # bot name per seat
+    bots: tuple[str, ...]  # bot spec per seat
     record_dir: str | None
 
 
@@ -201,11 +201,13 @@ def win_count(wins: float) -> int | float:
 
 
 def entrant_labels(names: list[str]) -> list[str]:
-    """Bot names, numbered where the same bot plays several seats (greedy1, greedy2)."""
+    """Bot specs, numbered where the same bot plays several seats (greedy1, greedy2; a spec
+    with parameters gets ``#1``, ``#2``, so the number cannot be read as part of a value)."""
     labels = []
     for i, name in enumerate(names):
         if names.count(name) > 1:
-            labels.append(f"{name}{names[: i + 1].count(name)}")
+            mark = "#" if ":" in name else ""
+            labels.append(f"{name}{mark}{names[: i + 1].count(name)}")
         else:
             labels.append(name)
     return labels
@@ -328,7 +330,8 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--players",
         default="greedy,random",
         metavar="BOT,BOT,...",
-        help=f"one bot per seat, from: {', '.join(BOT_NAMES)} (default greedy,random)",
+        help=f"one bot per seat, from: {', '.join(BOT_NAMES)}, each with optional parameters "
+        "(expert:seconds=0.5,greedy; see 'carcassonne bots') (default greedy,random)",
     )
     parser.add_argument(
         "--fixed-seats", action="store_true", help="do not rotate the bots through the seats"
@@ -346,12 +349,10 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def run(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.players.split(",") if n.strip()]
-    unknown = [n for n in names if n not in BOT_NAMES]
-    if unknown:
-        raise CommandError(
-            f"unknown bot {unknown[0]!r} in --players (choose from {', '.join(BOT_NAMES)})"
-        )
+    try:
+        names = [check_bot_spec(spec) for spec in split_bot_specs(args.players)]
+    except ValueError as exc:
+        raise CommandError(f"--players: {exc}") from None
     first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     args.seed = first_seed
     options = options_from_args(args, players=len(names))

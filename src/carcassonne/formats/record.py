@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import PASS, Pass, PlaceFigure, PlaceTile
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, check_bot_spec
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
@@ -39,7 +39,6 @@ from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
 RECORD_FORMAT = "carcassonne-record/1"
-SEAT_KINDS = ("human", *BOT_NAMES)
 #: the shuffle that orders the tiles a typed-in game never named
 PHYSICAL_SEED = 0
 
@@ -257,10 +256,14 @@ def _parse_seats(raw: Any) -> tuple[Seat, ...]:
         _keys(seat, where, {"name", "kind"})
         name = _str(seat, "name", where) if "name" in seat else None
         kind = seat.get("kind", "human")
-        if kind not in SEAT_KINDS:
-            raise RecordError(
-                f"{where}: 'kind' must be one of {', '.join(SEAT_KINDS)}, not {kind!r}"
-            )
+        if kind != "human":
+            try:
+                kind = check_bot_spec(kind)
+            except ValueError as exc:
+                raise RecordError(
+                    f"{where}: 'kind' must be human or a bot spec ({', '.join(BOT_NAMES)}, "
+                    f"optionally with parameters): {exc}"
+                ) from None
         seats.append(Seat(name, kind))
     return tuple(seats)
 
