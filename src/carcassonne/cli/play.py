@@ -127,7 +127,7 @@ def check_seat(kind: str) -> str:
     if kind.lower() == HUMAN:
         return HUMAN
     if kind.partition(":")[0].strip().lower() not in BOT_NAMES:
-        raise ValueError(f"unknown seat {kind!r} (choose from {', '.join(SEAT_KINDS)})")
+        raise ValueError(f"unknown seat {kind!r} in --seats (choose from {', '.join(SEAT_KINDS)})")
     try:
         return check_bot_spec(kind)
     except ValueError as exc:
