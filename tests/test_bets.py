@@ -392,6 +392,31 @@ def test_final_settlement_each_seat_chooses_for_its_own_chip() -> None:
     assert all_chips_home(game)
 
 
+def test_view_shows_every_seat_the_features_being_settled_with_their_squares() -> None:
+    game = _final_choice_game()
+    assert game.view(None)["expansions"]["bets"]["settle"] == [
+        {"x": 1, "y": 0, "kind": "city", "location": "N", "tiles": 1, "squares": [[1, 0]]},
+        {"x": 1, "y": 0, "kind": "road", "location": "E", "tiles": 2, "squares": [[1, 0], [2, 0]]},
+        {"x": 1, "y": 0, "kind": "road", "location": "W", "tiles": 3,
+         "squares": [[-1, 0], [0, 0], [1, 0]]},
+    ]  # fmt: skip
+    game.apply(SettleAgainst(1, 0, "road", "W"))
+    assert (
+        game.view(0)["expansions"]["bets"]["settle"] == game.view(1)["expansions"]["bets"]["settle"]
+    )
+    game.apply(SettleAgainst(1, 0, "road", "E"))
+    assert "settle" not in game.view(0)["expansions"]["bets"]
+
+
+def test_view_shows_the_completed_features_the_active_player_chooses_between() -> None:
+    game = _road_and_city_together()
+    settle = game.view(0)["expansions"]["bets"]["settle"]
+    assert [(c["kind"], c["tiles"], c["squares"]) for c in settle] == [
+        ("city", 4, [[1, -1], [1, 0], [2, -1], [2, 0]]),
+        ("road", 2, [[1, 0], [2, 0]]),
+    ]
+
+
 def test_final_settlement_of_a_poor_choice_pays_nothing() -> None:
     game = _final_choice_game()
     game.apply(SettleAgainst(1, 0, "city", "N"))

@@ -217,11 +217,32 @@ STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
 BASE_STACK = [tile for tile in STACK if not tile.startswith("bets/")]
 
 
-def open_seat(tab: Any, srv: Server, body: dict[str, Any], token_key: str = "seats") -> None:
+def open_seat(
+    tab: Any, srv: Server, body: dict[str, Any], token_key: str = "seats"
+) -> tuple[str, str]:
+    """Create a game, open the first seat's page (or the hotseat's); its state URL and token."""
     created = srv.create(body)
     token = created["hotseat_token"] if token_key == "hotseat" else created["seats"][0]["token"]
     tab.goto(f"{srv.url}/#/play/{created['id']}/{token}")
     expect(tab.locator("[data-square]").first).to_be_attached(timeout=15_000)
+    return f"{srv.url}/api/games/{created['id']}/state", token
+
+
+def state(tab: Any, url: str, token: str) -> dict[str, Any]:
+    """The seat's state as the server sends it, fetched by the page."""
+    return tab.evaluate(  # type: ignore[no-any-return]
+        """async ([url, token]) =>
+            (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).json()""",
+        [url, token],
+    )
+
+
+def marked(tab: Any, cls: str) -> list[tuple[int, int]]:
+    """The board squares marked with ``cls`` (marks are inset 2 units in 100-unit squares)."""
+    xy = tab.locator(f".layer-marks .{cls}").evaluate_all(
+        "els => els.map(e => [Number(e.getAttribute('x')), Number(e.getAttribute('y'))])"
+    )
+    return sorted(((x - 2) // 100, (y - 2) // 100) for x, y in xy)
 
 
 def test_placed_tile_keeps_the_legal_squares_lit_and_the_tile_has_a_name(
@@ -287,3 +308,50 @@ def test_hotseat_banner_names_the_seat_to_play(
     expect(page.locator(".banner")).to_have_text(
         "Player 2, your turn: place the tile", timeout=15_000
     )
+
+
+# ------------------------------------------------------------------ settling bets at the end
+
+
+def test_final_settlement_outlines_the_office_and_each_candidate(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    # bets/06 at (1, 0) keeps its city and both roads open to the end: the chip on its office
+    # is settled at the end against the one the player picks.
+    body = {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+            "options": {"bets": True, "stack": ["bets/06", "base/U", "base/U"]}}  # fmt: skip
+    state_url, token = open_seat(page, server, body)
+    page.locator('[data-square="1,0"]').click()
+    expect(page.locator(".tile-preview")).to_have_attribute("data-rotation", "0")
+    page.keyboard.press("Enter")
+    page.locator('[data-decision="bet"] [data-bet="3/6"]').click()
+    expect(page.locator(".hl-legal").first).to_be_attached(timeout=15_000)
+    page.locator(".hl-legal").first.click()
+    page.keyboard.press("Enter")
+    decision = page.locator('[data-decision="settle-final"]')
+    expect(decision).to_be_visible(timeout=15_000)
+    # No drawn tile any more: no empty tile frame in the turn panel.
+    expect(page.locator(".tile-preview")).to_be_hidden()
+    expect(decision.locator("[data-settle]")).to_have_count(3)
+    expect(decision.locator('[data-settle="city:N"]')).to_have_text("City (1 tile)")
+    candidates = {
+        f"{c['kind']}:{c['location']}": sorted((x, y) for x, y in c["squares"])
+        for c in state(page, state_url, token)["view"]["expansions"]["bets"]["settle"]
+    }
+    assert set(candidates) == {"city:N", "road:E", "road:W"}
+    # The office is outlined, and every candidate's squares are marked.
+    assert marked(page, "hl-office") == [(1, 0)]
+    assert marked(page, "hl-candidate") == sorted(sq for c in candidates.values() for sq in c)
+    shot(page, "22-settle-final-candidates")
+    # Pointing at the west road outlines its squares alone; keyboard focus does the same.
+    west = decision.locator('[data-settle="road:W"]')
+    west.hover()
+    assert marked(page, "hl-settle") == candidates["road:W"]
+    assert marked(page, "hl-candidate") == []
+    shot(page, "23-settle-final-pointed")
+    decision.locator('[data-settle="city:N"]').focus()
+    assert marked(page, "hl-settle") == [(1, 0)]
+    west.click()
+    expect(page.locator(".banner")).to_contain_text("Game over", timeout=15_000)
+    expect(page.locator(".log")).to_contain_text("Bet at (1, 0): Ana's chip 3/6")

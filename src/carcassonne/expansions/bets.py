@@ -372,11 +372,25 @@ class Bets(Expansion):
                     ],
                 }
             )
-        return {
+        view: dict[str, Any] = {
             "supply": list(self.supply[seat]) if seat is not None else None,
             "supply_counts": [len(s) for s in self.supply],
             "offices": offices,
         }
+        if game.phase in (SETTLE, SETTLE_FINAL):
+            view["settle"] = self._candidates_view(game)
+        return view
+
+    @staticmethod
+    def _candidates_view(game: Game) -> list[dict[str, Any]]:
+        """The features being chosen between and their squares, so that a player sees them on
+        the board (public: every feature is on the table, whoever is choosing)."""
+        candidates = []
+        for action in game.legal_actions():
+            feature = game.feature_at(action.x, action.y, action.location)
+            squares = sorted(list(decode(p)) for p in feature.squares)
+            candidates.append({**action._asdict(), "tiles": len(squares), "squares": squares})
+        return candidates
 
 
 # ----------------------------------------------------------------------------- statistics

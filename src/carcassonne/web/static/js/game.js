@@ -356,6 +356,7 @@ class GameScreen {
     if (mine && !["tile", "figure"].includes(phase)) {
       // Bets are placed on the office of the tile just placed.
       if (phase === "bet" && this.board.last) this.board.markSquares([this.board.last]);
+      this.markSettle(null);
     }
     this.renderSidebar();
   }
@@ -423,6 +424,7 @@ class GameScreen {
       "data-tile": view.current_tile || "", "data-rotation": shown,
     });
     if (view.current_tile && phase !== "over") drawTile(preview, view.current_tile, shown);
+    else preview.classList.add("hidden"); // no drawn tile (the stack is empty): no empty frame
     const side = html("div", { class: "turn-side" });
     let actions = null;
     const keys = html("div", { class: "turn-hint key-hints" }, html("span", { class: "kbd" }, "R"), " ", t("turn.key_rotate"), " · ",
@@ -497,13 +499,46 @@ class GameScreen {
         class: "chip", onclick: () => this.send([a]), "data-bet": a.chip, title: t("bets.place", { chip: a.chip }),
       }, a.chip))));
     }
-    for (const a of rest) body.push(html("button", { onclick: () => this.send([a]), "data-action": a.type }, actionLabel(a)));
+    for (const a of rest) {
+      const candidate = this.settleCandidate(a);
+      if (candidate) {
+        // Pointing at (or tabbing to) a choice outlines its feature on the board.
+        const show = (on) => () => this.markSettle(on ? candidate : null);
+        body.push(html("button", {
+          onclick: () => this.send([a]), "data-action": a.type, "data-settle": `${a.kind}:${a.location}`,
+          onmouseenter: show(true), onmouseleave: show(false), onfocus: show(true), onblur: show(false),
+        }, settleLabel(candidate)));
+      } else {
+        body.push(html("button", { onclick: () => this.send([a]), "data-action": a.type }, actionLabel(a)));
+      }
+    }
     for (const a of passes) body.push(html("button", { onclick: () => this.send([a]), "data-action": "pass" }, passLabel));
     return html("section", { class: "panel", "data-decision": view.phase },
       html("h3", {}, title),
       has(`decision.${view.phase}.hint`) ? html("p", { class: "turn-hint" }, t(`decision.${view.phase}.hint`)) : null,
       view.phase === "wine" ? this.wineReasons(rest) : null,
       html("div", { class: "decisions" }, body));
+  }
+
+  /** The feature a settle-bet action names, with its squares (from the Bets view). */
+  settleCandidate(action) {
+    if (action.type !== "settle-bet") return null;
+    const candidates = ((this.view.expansions || {}).bets || {}).settle || [];
+    return candidates.find((c) => c.x === action.x && c.y === action.y && c.kind === action.kind && c.location === action.location) || null;
+  }
+
+  /**
+   * While bets are settled: the office outlined and every candidate feature marked on the
+   * board; `chosen` (the choice pointed at) is outlined strongly.
+   */
+  markSettle(chosen) {
+    const candidates = ((this.view.expansions || {}).bets || {}).settle;
+    if (!this.myTurn() || !candidates || !candidates.length) return;
+    const squares = (c) => c.squares.map(([x, y]) => ({ x, y }));
+    this.board.drawMarks(this.view);
+    if (chosen) this.board.markSquares(squares(chosen), "hl-settle");
+    else for (const c of candidates) this.board.markSquares(squares(c), "hl-candidate");
+    this.board.markSquares([{ x: candidates[0].x, y: candidates[0].y }], "hl-office");
   }
 
   /** Why these sales are open this turn: the export connection, the town the tile covers. */
@@ -555,6 +590,12 @@ export function actionLabel(a) {
       return fields ? `${a.type} (${fields})` : a.type;
     }
   }
+}
+
+/** "City (4 tiles)": a feature a chip may be settled against, by what it counts. */
+function settleLabel(candidate) {
+  const text = t("decision.settle_choice", { feature: t(`feature.${candidate.kind}`), tiles: t(candidate.tiles === 1 ? "count.tiles.one" : "count.tiles.many", { n: candidate.tiles }) });
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function nextRotation(options, current, step) {
