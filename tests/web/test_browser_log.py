@@ -355,3 +355,46 @@ def test_final_settlement_outlines_the_office_and_each_candidate(
     west.click()
     expect(page.locator(".banner")).to_contain_text("Game over", timeout=15_000)
     expect(page.locator(".log")).to_contain_text("Bet at (1, 0): Ana's chip 3/6")
+
+
+# ------------------------------------------------------------------ banner and summary layout
+
+
+def test_banner_never_covers_the_map(server: Server, page: Any) -> None:  # noqa: F811
+    body = {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+            "options": {"map": "france", "seed": 5}}  # fmt: skip
+    open_seat(page, server, body)
+    page.locator("[data-tool=whole-map]").click()
+    banner = page.locator(".banner").bounding_box()
+    board = page.locator("svg.board").bounding_box()
+    assert banner and board
+    assert banner["y"] + banner["height"] <= board["y"]
+    # The whole map, top row included, is on the board below the banner.
+    top_row = min(
+        page.locator(".map-square").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect().top)"
+        )
+    )
+    assert top_row >= board["y"]
+    shot(page, "24-banner-above-the-map")
+
+
+def test_summary_shows_whole_seat_names(server: Server, page: Any) -> None:  # noqa: F811
+    body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
+            "options": {"stack": BASE_STACK}}  # fmt: skip
+    open_seat(page, server, body)
+    while page.locator("[data-summary]").count() == 0:
+        page.wait_for_selector(".hl-legal, [data-summary]", timeout=15_000)
+        if page.locator(".hl-legal").count():
+            page.locator(".hl-legal").first.click()
+            page.keyboard.press("Enter")
+        page.wait_for_timeout(100)
+    page.locator('[data-end="close"]').click()
+    headers = page.locator("[data-summary] .seat-short")
+    expect(headers).to_have_count(2)
+    assert sorted(headers.all_text_contents()) == ["Greedy bot", "Player 1"]
+    # Nothing of a name is cut off: each header is as wide as its text.
+    cut = headers.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth).length")
+    assert cut == 0
+    page.locator("[data-summary]").scroll_into_view_if_needed()
+    shot(page, "25-summary-names")

@@ -300,8 +300,9 @@ export class BoardView {
   fitBox({ x0, y0, x1, y1 }, maxScale) {
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height) return;
-    // Leave the top strip to the banner and the right edge to the zoom buttons.
-    const [top, right] = [44, 52];
+    // The banner has its own strip above the board: a thin margin on top, and the right edge
+    // left to the zoom buttons.
+    const [top, right] = [8, 52];
     const width = Math.max(50, r.width - right);
     const height = Math.max(50, r.height - top);
     const scale = Math.min(maxScale, Math.max(MIN_SCALE, Math.min(width / (x1 - x0), height / (y1 - y0))));
