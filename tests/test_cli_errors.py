@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +98,28 @@ def test_replay_of_a_missing_file_or_a_folder(
     status, err = run(capsys, "replay", str(path))
     assert status == 1
     assert one_line(err) == f"carcassonne replay: error: {path}: cannot read the record: {reason}"
+
+
+def test_replay_of_an_endless_file_stops_at_the_size_bound(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = run(capsys, "replay", "/dev/zero")
+    assert status == 1
+    assert one_line(err) == (
+        "carcassonne replay: error: /dev/zero: more than 16 MiB, too big for a record"
+    )
+
+
+def test_replay_reads_a_record_saved_with_a_byte_order_mark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    original = RECORDS / "river-discard.json"
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + original.read_bytes())
+    assert main(["replay", "--json", str(path)]) == 0
+    with_mark = json.loads(capsys.readouterr().out)
+    assert main(["replay", "--json", str(original)]) == 0
+    assert with_mark == json.loads(capsys.readouterr().out)
 
 
 def test_replay_into_a_closed_pipe_exits_quietly() -> None:
@@ -287,3 +311,47 @@ def test_play_refuses_bad_options_in_one_line(
     assert status == 2
     last = err.splitlines()[-1]
     assert last.startswith("carcassonne play: error: ") and message in last
+
+
+def test_play_on_an_ascii_terminal_shows_question_marks_not_a_traceback() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "carcassonne.cli.main", "play", "--seed", "1"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        timeout=60,
+        check=False,
+    )
+    assert done.stderr == ""
+    assert done.returncode == 0
+    assert "0?" in done.stdout  # the rotations' degree signs
+    assert done.stdout.rstrip().endswith("Game stopped.")
+
+
+def test_ctrl_c_during_a_parallel_simulation_prints_one_line() -> None:
+    """Ctrl-C reaches the whole process group: workers leave it to the parent, which stops."""
+    command = [sys.executable, "-m", "carcassonne.cli.main", "simulate", "--games", "10000"]
+    process = subprocess.Popen(
+        [*command, "--jobs", "2", "--players", "random,random"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, as a terminal's foreground job
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        workers = Path(f"/proc/{process.pid}/task/{process.pid}/children")
+        deadline = time.monotonic() + 60
+        while len(workers.read_text().split()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the workers are playing
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert err == "\ninterrupted\n"
+    assert out == ""
+    assert process.returncode == 130

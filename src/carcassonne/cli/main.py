@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerate_narrow_terminals()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -79,6 +81,14 @@ def describe_os_error(exc: OSError) -> str:
 def _report(command: str, message: str, status: int) -> int:
     print(f"carcassonne {command}: error: {message}", file=sys.stderr)
     return status
+
+
+def _tolerate_narrow_terminals() -> None:
+    """On a terminal that cannot show a character (board lines, ``°`` in an ASCII locale), print
+    ``?`` rather than stop the game with a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 def _discard_stdout() -> None:

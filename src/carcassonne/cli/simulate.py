@@ -34,6 +34,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -134,8 +135,14 @@ def _run_tasks(tasks: list[Task], jobs: int) -> Iterator[Result]:
             yield play_game(task)
         return
     chunk = max(1, min(8, len(tasks) // (jobs * 8)))
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts) as pool:
         yield from pool.imap_unordered(play_game, tasks, chunksize=chunk)
+
+
+def _leave_interrupts() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (it stops the pool), so that the terminal
+    gets one "interrupted" line rather than a traceback from every worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Progress:

@@ -39,6 +39,8 @@ from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
 RECORD_FORMAT = "carcassonne-record/1"
+#: a thousand times the biggest game's record (6 seats, 3 copies: tens of kB)
+MAX_RECORD_BYTES = 16 << 20
 #: the shuffle that orders the tiles a typed-in game never named
 PHYSICAL_SEED = 0
 
@@ -126,9 +128,14 @@ def read_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Record:
         return parse_record(source)
     path = Path(source)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_RECORD_BYTES + 1)  # bounded: the path may be /dev/zero
     except OSError as exc:
         raise RecordError(f"{path}: cannot read the record: {exc.strerror or exc}") from None
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: more than {MAX_RECORD_BYTES >> 20} MiB, too big for a record")
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark, as some editors write, is fine
     except UnicodeDecodeError as exc:
         raise RecordError(
             f"{path}: not a text file (byte {exc.start} is not UTF-8); a record is JSON text"
