@@ -202,6 +202,17 @@ def test_end_of_game_offers_to_save(tmp_path) -> None:  # type: ignore[no-untype
     assert load_record(path).scores == game.scores
 
 
+def test_saving_over_a_file_says_so_and_no_keeps_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "kept.json"
+    path.write_text("my earlier game", encoding="utf-8")
+    script = Script(["q", "n"])
+    out = io.StringIO()
+    play_game(GameOptions(stack=SHORT_STACK), ["human", "random"], script, out, save_path=str(path))
+    assert script.prompts[-1] == f"Save the unfinished game to {path} (replacing it)? [Y/n] "
+    assert path.read_text(encoding="utf-8") == "my earlier game"
+    assert "Saved" not in out.getvalue()
+
+
 def test_no_figure_left_passes_by_itself() -> None:
     # Red's only meeple goes on the open road at (1, 0); on Red's next tile there is no figure
     stack = ("base/U", "base/U", "base/U")
