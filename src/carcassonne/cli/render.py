@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 from ..tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, Orientation
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from ..game import Game, PlacedTile
 
 #: (width, height) of one tile in character cells; both odd so roads have a centre line.
 TILE_SIZE = (9, 5)
@@ -456,6 +456,27 @@ def figures_by_square(game: Game) -> dict[tuple[int, int], list[tuple[str, int, 
     return out
 
 
+def placed_block(
+    game: Game,
+    placed: PlacedTile,
+    figures: Mapping[tuple[int, int], Iterable[tuple[str, int, str]]],
+    colour: bool,
+    size: tuple[int, int],
+) -> list[str]:
+    """A placed tile as every board draws it (:func:`render_board`, the map): its figures from
+    ``figures_by_square``, the tile placed last outlined, and a checkerboard shade so that
+    neighbouring tiles stay apart."""
+    x, y = placed.xy
+    return tile_block(
+        placed.orientation,
+        figures.get((x, y), ()),
+        colour,
+        highlight=placed is game.last_placed,
+        shade=(x + y) % 2,
+        size=size,
+    )
+
+
 def render_board(
     game: Game,
     colour: bool = True,
@@ -475,7 +496,6 @@ def render_board(
     width, height = size
     margin = max(len(str(y)) for y in range(y0, y1 + 1)) + 1
     figures = figures_by_square(game)
-    last = game.last_placed
     axis = " " * margin + "".join(str(x).center(width) for x in range(x0, x1 + 1))
     lines = [paint(axis, sgr(_CANDIDATE_FG), colour)]
     for y in range(y0, y1 + 1):
@@ -485,16 +505,7 @@ def render_board(
             if placed is None:
                 blocks.append(empty_block(labels.get((x, y)), colour, size))
             else:
-                blocks.append(
-                    tile_block(
-                        placed.orientation,
-                        figures.get((x, y), ()),
-                        colour,
-                        highlight=placed is last,
-                        shade=(x + y) % 2,
-                        size=size,
-                    )
-                )
+                blocks.append(placed_block(game, placed, figures, colour, size))
         for r in range(height):
             label = str(y).rjust(margin - 1) + " " if r == height // 2 else " " * margin
             lines.append(paint(label, sgr(_CANDIDATE_FG), colour) + "".join(b[r] for b in blocks))

@@ -7,7 +7,7 @@ either).  Every square of the map is drawn, because what lies ahead matters for 
 squares, face-down map chips (``●``, never their colour or value), towns (name and grape initial:
 ``P`` purple, ``L`` light blue, ``O`` orange), large cities (city ground with their name; a
 closed side is drawn as a wall ``═``/``║``), and placed tiles with their figures (drawn by
-:func:`~carcassonne.cli.render.tile_block`).  ``labels`` maps empty squares to short labels
+:func:`~carcassonne.cli.render.placed_block`).  ``labels`` maps empty squares to short labels
 (candidate squares for the drawn tile).
 
 ``size`` is a tile's size in characters (odd, at least 5×3): the default 5×3 draws France
@@ -29,9 +29,9 @@ from .render import (
     empty_block,
     figures_by_square,
     paint,
+    placed_block,
     seat_letter,
     sgr,
-    tile_block,
 )
 
 if TYPE_CHECKING:
@@ -195,7 +195,6 @@ def render_map(
     width, height = (3, 1) if compact else size
     chips = _chip_squares(game)
     figures = figures_by_square(game)
-    last = game.last_placed
     margin = len(str(game_map.height - 1)) + 1
     frame = sgr(_FRAME_FG)
     axis = " " * (margin + 1) + "".join(str(x).center(width) for x in range(game_map.width))
@@ -215,17 +214,7 @@ def render_map(
             elif pos in game_map.large_cities:
                 blocks.append(_city_block(game, pos, colour, size))
             elif pos in game.board:
-                placed = game.board[pos]
-                blocks.append(
-                    tile_block(
-                        placed.orientation,
-                        figures.get((x, y), ()),
-                        colour,
-                        highlight=placed is last,
-                        shade=(x + y) % 2,
-                        size=size,
-                    )
-                )
+                blocks.append(placed_block(game, game.board[pos], figures, colour, size))
             elif pos in game_map.towns:
                 blocks.append(_town_block(game_map, pos, label, chip, colour, size))
             else:
