@@ -105,7 +105,9 @@ def test_create_rejects_bad_requests_with_a_clear_error(
 
 
 def test_create_rejects_non_json(client: Any) -> None:
-    response = client.post("/api/games", content=b"{nope")
+    response = client.post(
+        "/api/games", content=b"{nope", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 400
     assert "not JSON" in response.json()["message"]
 
@@ -123,7 +125,7 @@ def test_unknown_game_is_404(client: Any) -> None:
 def test_first_message_must_be_hello(client: Any) -> None:
     game_id, _, _ = two_humans(client)
     with client.websocket_connect(f"/ws/{game_id}") as ws:
-        ws.send_json({"type": "act", "actions": [{"type": "pass"}]})
+        ws.send_json({"type": "act", "actions": [{"type": "pass"}], "ply": 0})
         error = ws.receive_json()
     assert error == {"type": "error", "code": "bad-message", "message": error["message"]}
     assert "first message must be hello" in error["message"]
@@ -196,7 +198,7 @@ def test_spectator_sees_public_view_and_cannot_act(client: Any) -> None:
         state = hello(ws, None)
         assert state["perspective"] is None
         assert "legal_actions" not in state["view"]
-        ws.send_json({"type": "act", "actions": [{"type": "pass"}]})
+        ws.send_json({"type": "act", "actions": [{"type": "pass"}], "ply": state["ply"]})
         error = ws.receive_json()
     assert error["code"] == "unauthorised"
     assert "spectators cannot act" in error["message"]
@@ -207,9 +209,8 @@ def test_seat_not_to_move_is_refused(client: Any) -> None:
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         state = hello(ws, token_b)
         assert "legal_actions" not in state["view"]
-        ws.send_json(
-            {"type": "act", "actions": [{"type": "place-tile", "x": 0, "y": -1, "rotation": 180}]}
-        )
+        tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
+        ws.send_json({"type": "act", "actions": [tile], "ply": state["ply"]})
         error = ws.receive_json()
     assert error["code"] == "not-your-turn"
     assert "seat 1's move" in error["message"]
@@ -219,9 +220,8 @@ def test_illegal_action_is_refused_by_the_engine_and_changes_nothing(client: Any
     game_id, token, _ = two_humans(client, stack=CITY_STACK)
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         hello(ws, token)
-        ws.send_json(
-            {"type": "act", "actions": [{"type": "place-tile", "x": 0, "y": -1, "rotation": 0}]}
-        )
+        tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 0}
+        ws.send_json({"type": "act", "actions": [tile], "ply": 0})
         error = ws.receive_json()
     assert error["code"] == "illegal"
     assert "does not match its neighbours" in error["message"]
@@ -233,7 +233,9 @@ def test_batch_is_all_or_none(client: Any) -> None:
     tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
     bad_figure = {"type": "place-figure", "figure": "meeple", "location": "monastery"}
     response = client.post(
-        f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": [tile, bad_figure]}
+        f"/api/games/{game_id}/actions",
+        headers=auth(token),
+        json={"actions": [tile, bad_figure], "ply": 0},
     )
     assert response.status_code == 409
     assert response.json()["error"] == "illegal"
@@ -296,13 +298,15 @@ def test_hotseat_token_plays_every_human_seat(client: Any) -> None:
     game_id = created["id"]
     first = [{"type": "place-tile", "x": 0, "y": -1, "rotation": 180}, {"type": "pass"}]
     reply = client.post(
-        f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": first}
+        f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": first, "ply": 0}
     )
     assert reply.status_code == 200
     assert reply.json()["perspective"] == 1  # the screen now shows seat 1, to move
     second = reply.json()["view"]["legal_actions"][0]
     reply = client.post(
-        f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": [second]}
+        f"/api/games/{game_id}/actions",
+        headers=auth(token),
+        json={"actions": [second], "ply": reply.json()["ply"]},
     )
     assert reply.status_code == 200 and reply.json()["ply"] == 3
 
@@ -313,7 +317,7 @@ def test_bot_moves_on_its_own(client: Any) -> None:
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         hello(ws, token)
         tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
-        ws.send_json({"type": "act", "actions": [tile, {"type": "pass"}]})
+        ws.send_json({"type": "act", "actions": [tile, {"type": "pass"}], "ply": 0})
         state = ws.receive_json()
         while state["view"]["to_move"] != 0 or state["view"]["phase"] != "tile":
             state = ws.receive_json()
@@ -331,7 +335,9 @@ def test_actions_survive_a_restart(tmp_path: Path) -> None:
         tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
         figure = {"type": "place-figure", "figure": "meeple", "location": "S"}
         reply = first.post(
-            f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": [tile, figure]}
+            f"/api/games/{game_id}/actions",
+            headers=auth(token),
+            json={"actions": [tile, figure], "ply": 0},
         )
         assert reply.status_code == 200
         before = reply.json()
@@ -378,7 +384,9 @@ def finish_short_game(client: Any) -> tuple[str, str]:
         mover = tokens[view["to_move"]]
         legal = state_of(client, game_id, mover)["view"]["legal_actions"]
         reply = client.post(
-            f"/api/games/{game_id}/actions", headers=auth(mover), json={"actions": [legal[-1]]}
+            f"/api/games/{game_id}/actions",
+            headers=auth(mover),
+            json={"actions": [legal[-1]], "ply": state["ply"]},
         )
         assert reply.status_code == 200, reply.text
     raise AssertionError("the short game did not end")

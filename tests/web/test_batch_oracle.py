@@ -55,7 +55,9 @@ def answers(client: Any, games: list[tuple[str, str]], actions: list[Any]) -> li
     for game_id, token in games:
         before = client.get(f"/api/games/{game_id}/state", headers=auth(token)).json()["ply"]
         reply = client.post(
-            f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": actions}
+            f"/api/games/{game_id}/actions",
+            headers=auth(token),
+            json={"actions": actions, "ply": before},
         )
         after = client.get(f"/api/games/{game_id}/state", headers=auth(token)).json()["ply"]
         assert after == before, f"the batch changed game {game_id}: {reply.text}"
@@ -78,7 +80,9 @@ def test_after_the_tile_a_batch_cannot_reach_into_the_next_turn(client: Any) -> 
     games = [hotseat_game(client, stack) for stack in STACKS]
     for game_id, token in games:
         reply = client.post(
-            f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": [CLOSE_CITY]}
+            f"/api/games/{game_id}/actions",
+            headers=auth(token),
+            json={"actions": [CLOSE_CITY], "ply": 0},
         )
         assert reply.status_code == 200, reply.text
     first, second = answers(client, games, [PASS_JSON, NEXT_TILE_PROBE])
@@ -90,7 +94,9 @@ def test_tile_and_figure_still_go_together(client: Any) -> None:
     game_id, token = hotseat_game(client, STACKS[0])
     figure = {"type": "place-figure", "figure": "meeple", "location": "S"}
     reply = client.post(
-        f"/api/games/{game_id}/actions", headers=auth(token), json={"actions": [CLOSE_CITY, figure]}
+        f"/api/games/{game_id}/actions",
+        headers=auth(token),
+        json={"actions": [CLOSE_CITY, figure], "ply": 0},
     )
     assert reply.status_code == 200 and reply.json()["ply"] == 2
     assert reply.json()["view"]["scores"] == [4, 0]  # the 2-tile city, closed and scored

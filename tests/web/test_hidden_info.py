@@ -107,9 +107,10 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
                         received.append(preview)
                         leaks += hidden_leaks(preview, chip_squares)
                         figure = rng.choice(preview["legal_actions"])
-                        ws.send_json({"type": "act", "actions": [action, figure]})
+                        actions = [action, figure]
                     else:
-                        ws.send_json({"type": "act", "actions": [action]})
+                        actions = [action]
+                    ws.send_json({"type": "act", "actions": actions, "ply": message["ply"]})
     assert leaks == []
     # The test saw what it guards: the bot's chips on offices and face-down map chips.
     assert bets_seen > 0 and face_down_seen > 0

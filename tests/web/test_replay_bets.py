@@ -59,10 +59,12 @@ def play(client: Any, game_id: str, tokens: list[str], *, until_bets: bool) -> l
             if offices and len(offices[0]["chips"]) == 2:
                 return played
         mover = tokens[view["to_move"]]
-        legal = state_of(client, game_id, mover)["view"]["legal_actions"]
-        action = choose(legal, view["to_move"])
+        own = state_of(client, game_id, mover)
+        action = choose(own["view"]["legal_actions"], view["to_move"])
         reply = client.post(
-            f"/api/games/{game_id}/actions", headers=auth(mover), json={"actions": [action]}
+            f"/api/games/{game_id}/actions",
+            headers=auth(mover),
+            json={"actions": [action], "ply": own["ply"]},
         )
         assert reply.status_code == 200, reply.text
         played.append(action)

@@ -72,7 +72,7 @@ def test_finished_games_do_not_stay_in_memory(tmp_path: Path) -> None:
             played = client.post(
                 f"/api/games/{created['id']}/actions",
                 headers=auth(created["hotseat_token"]),
-                json={"actions": [CLOSE_CITY, PASS]},
+                json={"actions": [CLOSE_CITY, PASS], "ply": 0},
             )
             assert played.json()["view"]["phase"] == "over"
             ids.append(created["id"])
@@ -241,7 +241,7 @@ def test_a_move_that_cannot_be_stored_is_answered_and_undone(tmp_path: Path) -> 
         created = client.post("/api/games", json={"seats": HUMANS, "options": ONE_TILE}).json()
         url, token = f"/api/games/{created['id']}/actions", created["seats"][0]["token"]
         disk.failing = ("INSERT",)
-        refused = client.post(url, headers=auth(token), json={"actions": [CLOSE_CITY]})
+        refused = client.post(url, headers=auth(token), json={"actions": [CLOSE_CITY], "ply": 0})
         assert refused.status_code == 500 and refused.json()["error"] == "server"
         disk.failing = ()
         moved = client.post(url, headers=auth(token), json={"actions": [CLOSE_CITY], "ply": 0})

@@ -6,14 +6,19 @@ Starlette's TestClient warns at import that it prefers ``httpx2``; the project p
 
 from __future__ import annotations
 
+import http.client
+import socket
+import threading
+import time
 import warnings
+from pathlib import Path
 from typing import Any
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-__all__ = ["TestClient"]
+__all__ = ["LiveServer", "TestClient", "read_until_closed"]
 
 
 def auth(token: str) -> dict[str, str]:
@@ -28,3 +33,89 @@ def hello(ws: Any, token: str | None) -> dict[str, Any]:
     state = ws.receive_json()
     assert state["type"] == "state"
     return state
+
+
+class LiveServer:
+    """``carcassonne serve`` with these flags, in this process (uvicorn in a thread) on a free
+    loopback port: the connection limits live below the ASGI app, where no TestClient reaches.
+    Use as a context manager."""
+
+    def __init__(self, db: Path, *flags: str) -> None:
+        import uvicorn
+
+        from carcassonne.cli import serve
+        from carcassonne.cli.main import build_parser
+
+        args = build_parser().parse_args(
+            ["serve", "--db", str(db), "--bot-delay", "0", "--port", "0", *flags]
+        )
+        app, _ = serve.build_app(args)
+        self.app = app
+        self.sock = serve.listen("127.0.0.1", 0)
+        self.port: int = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.config = serve.server_config(app, args, serve.open_files_limit())
+        self.server = uvicorn.Server(self.config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.server.started, "the server did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+    def connect(self, source: str = "127.0.0.1", timeout: float = 5.0) -> socket.socket:
+        """A raw TCP connection from ``source`` (any 127.x.y.z is this machine)."""
+        sock = socket.create_connection(
+            ("127.0.0.1", self.port), timeout=timeout, source_address=(source, 0)
+        )
+        return sock
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes = b"",
+        headers: dict[str, str] | None = None,
+        source: str = "127.0.0.1",
+    ) -> tuple[int, dict[str, str], bytes]:
+        """One HTTP request on a fresh connection: status, headers, body."""
+        conn = http.client.HTTPConnection(
+            "127.0.0.1", self.port, timeout=5, source_address=(source, 0)
+        )
+        try:
+            conn.request(method, path, body=body or None, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+
+def read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:
+    """Everything the server sends until it closes the connection, and the seconds that took;
+    fails if it is still open after ``limit`` seconds."""
+    started = time.monotonic()
+    sock.settimeout(0.1)
+    received = b""
+    while time.monotonic() - started < limit:
+        try:
+            data = sock.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionResetError:
+            break
+        if not data:
+            break
+        received += data
+    else:
+        raise AssertionError(f"still open after {limit} s (received {received[:200]!r})")
+    return received, time.monotonic() - started

@@ -1,8 +1,8 @@
 """Game-option flags shared by every subcommand that starts games, and checked argument types.
 
-The types (:func:`int_in`, :func:`port`) refuse a bad value while the command line is parsed,
-with argparse's usual one-line error naming the flag, so no command starts on a value it would
-otherwise quietly replace or crash on.
+The types (:func:`int_in`, :func:`seconds_in`, :func:`port`) refuse a bad value while the
+command line is parsed, with argparse's usual one-line error naming the flag, so no command
+starts on a value it would otherwise quietly replace or crash on.
 """
 
 from __future__ import annotations
@@ -25,6 +25,21 @@ def int_in(low: int, high: int | None = None) -> Callable[[str], int]:
         if value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f"at least {low}"
             raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+
+    return parse
+
+
+def seconds_in(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds more than ``low`` and at most ``high``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not low < value <= high:
+            raise argparse.ArgumentTypeError(f"must be more than {low:g} and at most {high:g}")
         return value
 
     return parse

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import logging
+import resource
 import socket
+import sys
 from pathlib import Path
+from typing import Any
 
 from .errors import FAILURE, CommandError
-from .options import int_in, port
+from .options import int_in, port, seconds_in
+
+#: file descriptors kept free of client connections: the database, the log, the listening socket
+RESERVED_FILES = 64
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -15,7 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "serve",
         help="play in the browser: start the web server",
         description="Serve the browser game. Open the printed address, create a game, and send "
-        "each player their own link. Games are kept in an SQLite file and survive restarts.",
+        "each player their own link. Games are kept in an SQLite file and survive restarts. "
+        "The limits keep one client from taking the server down (docs/web.md explains them).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=port, default=8000, help="port to listen on")
@@ -31,35 +39,91 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=0.6,
         help="seconds a bot waits before each move, so people can follow (default 0.6)",
     )
-    parser.add_argument(
+    limits = parser.add_argument_group("limits")
+    limits.add_argument(
         "--games-per-minute",
         type=int_in(1),
         default=10,
         help="games one client address may create a minute, all at once at most (default 10)",
     )
-    parser.add_argument(
+    limits.add_argument(
         "--replays-per-minute",
         type=int_in(1),
         default=20,
         help="records one client address may upload for replay a minute (default 20)",
     )
-    parser.add_argument(
+    limits.add_argument(
         "--max-games",
         type=int_in(1),
         default=1000,
         help="unfinished games the server holds at once; more are refused (default 1000)",
     )
-    parser.add_argument(
+    limits.add_argument(
         "--games-per-address",
         type=int_in(1),
         default=20,
         help="unfinished games one client address may have created (default 20)",
     )
-    parser.add_argument(
+    limits.add_argument(
         "--expire-days",
         type=float,
         default=7.0,
         help="days without a move after which an unfinished game ends; 0: never (default 7)",
+    )
+    limits.add_argument(
+        "--max-connections",
+        type=int_in(1),
+        default=2000,
+        metavar="N",
+        help="connections open at once, all clients together; more are refused with a 503 "
+        "(default 2000, lowered to fit the process's open-files limit)",
+    )
+    limits.add_argument(
+        "--max-connections-per-address",
+        type=int_in(1),
+        default=100,
+        metavar="N",
+        help="connections open at once from one client address (default 100)",
+    )
+    limits.add_argument(
+        "--header-timeout",
+        type=seconds_in(0, 3600),
+        default=10.0,
+        metavar="SECONDS",
+        help="time a client has to send a request's headers, from connecting (default 10)",
+    )
+    limits.add_argument(
+        "--body-timeout",
+        type=seconds_in(0, 3600),
+        default=30.0,
+        metavar="SECONDS",
+        help="time a client has to send a request's whole body, once its headers are in "
+        "(default 30)",
+    )
+    limits.add_argument(
+        "--idle-timeout",
+        type=seconds_in(0, 3600),
+        default=5.0,
+        metavar="SECONDS",
+        help="an HTTP connection idle this long after a response is closed (default 5)",
+    )
+    access = parser.add_argument_group("who may use the server")
+    access.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a web page origin (scheme://host[:port]) that may also create games and open game "
+        "websockets; pages this server serves always may (repeatable)",
+    )
+    access.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address: only from it are X-Forwarded-For and X-Forwarded-Proto "
+        "believed, and it has no per-address connection cap (repeatable; default: none, every "
+        "proxy header is ignored)",
     )
     parser.set_defaults(run=run)
 
@@ -68,23 +132,50 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web import create_app
-        from ..web.ratelimit import Limit, RateLimits
-        from ..web.storage import StorageError, default_db_path
+        from ..web.logthrottle import throttled_handler
     except ImportError as exc:
         raise CommandError(
             f"the web server needs the 'web' extra (pip install 'carcassonne-engine[web]'): {exc}",
             FAILURE,
         ) from None
+    app, db = build_app(args)
+    sock = listen(args.host, args.port)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    port = sock.getsockname()[1]  # the one the system chose for --port 0
+    files = open_files_limit()
+    if files - RESERVED_FILES < args.max_connections:
+        print(
+            f"note: at most {max(1, files - RESERVED_FILES)} connections at once "
+            f"(the open-files limit is {files})",
+            file=sys.stderr,
+        )
+    logging.basicConfig(level=logging.WARNING, handlers=[throttled_handler()])
+    print(f"Carcassonne: open http://{host}:{port}/ in your browser (games in {db})", flush=True)
+    uvicorn.Server(server_config(app, args, files)).run(sockets=[sock])
+    return 0
+
+
+def build_app(args: argparse.Namespace) -> tuple[Any, Path]:
+    """The web app for these flags, and the database it keeps its games in."""
+    from ..web import create_app
+    from ..web.ratelimit import Limit, RateLimits
+    from ..web.storage import StorageError, default_db_path
+
     if not 0 <= args.bot_delay <= 60:
         raise CommandError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if not 0 <= args.expire_days <= 36500:
         raise CommandError(f"--expire-days must be from 0 (never) to 36500, not {args.expire_days}")
+    for origin in args.allow_origin:
+        if not valid_origin(origin):
+            raise CommandError(
+                f"--allow-origin must be scheme://host[:port] (like https://example.org), "
+                f"not {origin!r}"
+            )
     limits = RateLimits(
         create=Limit(args.games_per_minute, burst=args.games_per_minute),
         replay=Limit(args.replays_per_minute, burst=args.replays_per_minute),
     )
-    db = args.db or default_db_path()
+    db: Path = args.db or default_db_path()
     try:
         app = create_app(
             db,
@@ -93,15 +184,60 @@ def run(args: argparse.Namespace) -> int:
             max_live_games=args.max_games,
             max_games_per_address=args.games_per_address,
             expire_after=args.expire_days * 86400 if args.expire_days else None,
+            allowed_origins=frozenset(args.allow_origin),
         )
     except StorageError as exc:
         raise CommandError(str(exc), FAILURE) from None
-    sock = listen(args.host, args.port)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    port = sock.getsockname()[1]  # the one the system chose for --port 0
-    print(f"Carcassonne: open http://{host}:{port}/ in your browser (games in {db})", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
-    return 0
+    return app, db
+
+
+def valid_origin(origin: str) -> bool:
+    scheme, sep, rest = origin.partition("://")
+    return bool(sep) and scheme in ("http", "https") and bool(rest) and "/" not in rest
+
+
+def open_files_limit() -> int:
+    """Raise this process's open-files limit as far as it may go, and return it: past it the
+    server could not even accept a connection to refuse it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
+    """uvicorn's configuration of ``app`` for these flags; ``files``: the open-files limit."""
+    import uvicorn
+
+    from ..web.connections import ConnectionGuard, ConnectionLimits, guarded_protocols
+    from ..web.protocol import MAX_MESSAGE_BYTES
+
+    limits = ConnectionLimits(
+        max_connections=max(1, min(args.max_connections, files - RESERVED_FILES)),
+        max_per_address=args.max_connections_per_address,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+    )
+    http, ws = guarded_protocols(ConnectionGuard(limits, frozenset(args.trusted_proxy)))
+    return uvicorn.Config(
+        app,
+        http=http,
+        ws=ws,
+        # uvicorn's default is 16 MiB, buffered before the app could refuse it; a frame larger
+        # than the protocol allows is now refused from its header, before its payload is read
+        ws_max_size=MAX_MESSAGE_BYTES,
+        timeout_keep_alive=args.idle_timeout,
+        proxy_headers=bool(args.trusted_proxy),
+        forwarded_allow_ips=list(args.trusted_proxy),
+        log_config=None,  # run() logs through a rate-limited handler
+        log_level="warning",
+        access_log=False,
+    )
 
 
 def listen(host: str, port: int) -> socket.socket:

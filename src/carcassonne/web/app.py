@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -43,9 +44,11 @@ from . import replay
 from .protocol import (
     MAX_MESSAGE_BYTES,
     ProtocolError,
+    decode_json,
     parse_actions,
     parse_client_message,
     parse_options,
+    parse_ply,
     parse_seats,
 )
 from .ratelimit import RateLimits, TokenBuckets, retry_after
@@ -66,6 +69,7 @@ STATIC_DIR = Path(__file__).parent / "static"
 LANGUAGES = ("en", "fr", "ro")
 MAPS = ("france",)
 MAX_BODY_BYTES = 2 * 1024 * 1024
+#: seconds a new websocket has to say hello, counted from its opening (not from its last frame)
 HELLO_TIMEOUT = 30.0
 
 HTTP_STATUS = {
@@ -73,12 +77,17 @@ HTTP_STATUS = {
     "bad-options": 400,
     "bad-record": 400,
     "unauthorised": 403,
+    "forbidden-origin": 403,
     "not-found": 404,
     "too-large": 413,
+    "bad-content-type": 415,
     "rate-limited": 429,
     "server": 500,
     "too-many-games": 503,
+    "too-many-connections": 503,
 }
+#: methods that change nothing, which a page of another site may send (and not read the answer)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 SECURITY_HEADERS = [
     (
@@ -108,6 +117,58 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class CrossSiteGuard:
+    """Refuses what a page of another web site could make a visitor's browser send here.
+
+    A browser sends a form or a ``text/plain`` POST to any site without asking it first, and
+    opens a websocket to any site, so without this a page elsewhere could create games, upload
+    records or play from its visitors' browsers. Such a request carries an ``Origin`` header: it
+    must name this server (the ``Host`` the browser connected to) or an allowed origin
+    (``carcassonne serve --allow-origin``); and a request that changes something must have a
+    JSON body (``application/json``), which no page can send to another site unasked. Clients
+    that are not browsers send no ``Origin`` and are not affected.
+    """
+
+    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str]) -> None:
+        self.app = app
+        self.allowed_origins = frozenset(origin.lower() for origin in allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        error = self._refusal(scope, headers)
+        if error is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            # closing before accepting: the server answers the handshake with a 403
+            await send({"type": "websocket.close", "code": 1008, "reason": str(error)})
+        else:
+            await error_response(error)(scope, receive, send)
+
+    def _refusal(self, scope: Scope, headers: Headers) -> ProtocolError | None:
+        origin = headers.get("origin")
+        if origin is not None and not self._allowed(origin, headers.get("host", "")):
+            return ProtocolError(
+                "requests from pages of other web sites are not accepted", "forbidden-origin"
+            )
+        if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
+            media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
+            if media_type != "application/json":
+                return ProtocolError(
+                    "the request body must be JSON, sent with Content-Type: application/json",
+                    "bad-content-type",
+                )
+        return None
+
+    def _allowed(self, origin: str, host: str) -> bool:
+        origin = origin.lower()
+        return origin in self.allowed_origins or (
+            bool(host) and urlsplit(origin).netloc == host.lower()
+        )
 
 
 class RateLimited(ProtocolError):
@@ -163,11 +224,7 @@ async def _json_body(request: Request) -> Any:
         if size > MAX_BODY_BYTES:
             raise too_large
         chunks.append(chunk)
-    body = b"".join(chunks)
-    try:
-        return json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProtocolError(f"the request body is not JSON: {exc}") from None
+    return decode_json(b"".join(chunks), "the request body")
 
 
 def _api(handler: Any, limit: str | None = None) -> Any:
@@ -181,6 +238,8 @@ def _api(handler: Any, limit: str | None = None) -> Any:
             return await handler(request)  # type: ignore[no-any-return]
         except ProtocolError as exc:
             return error_response(exc)
+        except ClientDisconnect:
+            return Response(status_code=400)  # nobody is left to read it
         except Exception:
             # Every answer of the API is its documented JSON, a server failure included.
             log.exception("failed on %s %s", request.method, request.url.path)
@@ -189,9 +248,10 @@ def _api(handler: Any, limit: str | None = None) -> Any:
     return endpoint
 
 
-def _check_rate(request: Request, limit: str) -> None:
+def _check_rate(request: Request | WebSocket, limit: str) -> None:
     """Spend one of the client's tokens for ``limit`` or refuse the request (before its body is
-    read). Clients are told apart by address only: behind a proxy they share one bucket."""
+    read). Clients are told apart by address only: behind a proxy they share one bucket, unless
+    ``carcassonne serve --trusted-proxy`` names the proxy."""
     buckets: TokenBuckets = request.app.state.limits[limit]
     wait = buckets.take(request.client.host if request.client else "")
     if wait:
@@ -261,10 +321,7 @@ async def game_actions(request: Request) -> Response:
     principal = room.authorise(_bearer(request))
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
         raise ProtocolError('the request must be {"actions": [...], "ply": n}')
-    ply = data.get("ply")
-    if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-        raise ProtocolError("'ply' must be a whole number")
-    room.submit(principal, parse_actions(data.get("actions")), ply)
+    room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
     return JSONResponse(room.state(principal))
 
 
@@ -322,6 +379,8 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     conn: Connection | None = None
     sender: asyncio.Task[None] | None = None
+    loop = asyncio.get_running_loop()
+    hello_by = loop.time() + HELLO_TIMEOUT
 
     def reply(message: dict[str, Any]) -> None:
         assert conn is not None
@@ -329,7 +388,7 @@ async def game_socket(websocket: WebSocket) -> None:
 
     try:
         while True:
-            timeout = HELLO_TIMEOUT if conn is None else None
+            timeout = max(0.0, hello_by - loop.time()) if conn is None else None
             try:
                 incoming = await asyncio.wait_for(websocket.receive(), timeout)
             except TimeoutError:
@@ -342,17 +401,13 @@ async def game_socket(websocket: WebSocket) -> None:
             if conn is not None and conn.overflowed:
                 return
             try:
-                if conn is not None and not conn.allow(time.monotonic()):
-                    raise ProtocolError("too many messages; slow down", "rate-limited")
+                # counted per client address, over all its connections
+                _check_rate(websocket, "message")
                 if text is None:
                     raise ProtocolError("messages must be JSON text frames")
                 if len(text) > MAX_MESSAGE_BYTES:
                     raise ProtocolError(f"message larger than {MAX_MESSAGE_BYTES} bytes")
-                try:
-                    data = json.loads(text)
-                except json.JSONDecodeError as exc:
-                    raise ProtocolError(f"message is not JSON: {exc}") from None
-                msg = parse_client_message(data)
+                msg = parse_client_message(decode_json(text, "the message"))
                 kind = msg["type"]
                 if conn is None:
                     if kind != "hello":
@@ -417,6 +472,7 @@ def create_app(
     max_live_games: int = MAX_LIVE_GAMES,
     max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
     expire_after: float | None = EXPIRE_AFTER,
+    allowed_origins: frozenset[str] = frozenset(),
     clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The web app on a games database (default: the user's data directory).
@@ -424,7 +480,9 @@ def create_app(
     ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
     server holds at once, ``max_games_per_address`` those one address may have created,
     ``expire_after`` the seconds without a move after which an unfinished game ends (None:
-    never); ``clock`` (monotonic seconds) drives the rate limits, for tests."""
+    never); ``allowed_origins`` the origins of other sites' pages that may use the API
+    (:class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
+    tests."""
     if storage is None:
         storage = Storage(db_path if db_path is not None else default_db_path())
     server = GameServer(
@@ -458,10 +516,15 @@ def create_app(
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(CrossSiteGuard, allowed_origins=allowed_origins),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     app.state.storage = storage
     app.state.limits = {
-        name: TokenBuckets(getattr(limits, name), clock) for name in ("create", "replay", "action")
+        name: TokenBuckets(getattr(limits, name), clock)
+        for name in ("create", "replay", "action", "message")
     }
     return app

@@ -10,6 +10,7 @@ seat must not know (the seed, an explicit stack, another seat's chip) leaves the
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from typing import Any
 
@@ -27,6 +28,7 @@ MAX_ACTIONS_PER_MESSAGE = 2
 MAX_NAME_LENGTH = 24
 MAX_STACK = 400
 MAX_SEED = 2**63 - 1
+MAX_PLY = 10**6
 SEAT_KINDS = ("human", "bot")
 
 
@@ -36,6 +38,18 @@ class ProtocolError(ValueError):
     def __init__(self, message: str, code: str = "bad-message") -> None:
         super().__init__(message)
         self.code = code
+
+
+def decode_json(data: str | bytes, what: str) -> Any:
+    """``data`` parsed as JSON. Whatever the parser refuses (bad syntax or encoding, a number
+    with more digits than Python converts, nesting deeper than its recursion limit) is a
+    :class:`ProtocolError` naming ``what``, never a server failure."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ProtocolError(f"{what} is nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits
+        raise ProtocolError(f"{what} is not JSON: {exc}") from None
 
 
 def _expect_object(data: Any, what: str, allowed: set[str]) -> dict[str, Any]:
@@ -228,17 +242,18 @@ def parse_client_message(data: Any) -> dict[str, Any]:
         return _expect_object(data, "ping", {"type"})
     if kind == "act":
         msg = _expect_object(data, "act", {"type", "actions", "ply"})
-        return {"type": "act", "actions": parse_actions(msg.get("actions")), "ply": _ply(msg)}
+        return {"type": "act", "actions": parse_actions(msg.get("actions")), "ply": parse_ply(msg)}
     if kind == "preview":
         msg = _expect_object(data, "preview", {"type", "action", "ply"})
         (action,) = parse_actions([msg.get("action")])
-        return {"type": "preview", "action": action, "ply": _ply(msg)}
+        return {"type": "preview", "action": action, "ply": parse_ply(msg)}
     raise ProtocolError(f"unknown message type {kind!r} (expected hello, act, preview or ping)")
 
 
-def _ply(msg: dict[str, Any]) -> int | None:
-    ply = msg.get("ply")
-    return None if ply is None else _int(ply, "'ply'", 0, 10**6)
+def parse_ply(data: dict[str, Any]) -> int:
+    """The ``ply`` an action answers: required, so that a captured message cannot be played
+    again later (the game has moved on and refuses it as stale)."""
+    return _int(data.get("ply"), "'ply'", 0, MAX_PLY)
 
 
 def parse_actions(data: Any) -> list[Any]:

@@ -1,7 +1,8 @@
-"""Per-client rate limits for the HTTP API: a token bucket per client address.
+"""Per-client rate limits for the HTTP API and the websocket: a token bucket per client address.
 
 Creating a game stores it and keeps it in memory until it ends, and an uploaded record is
-replayed move by move, so both are limited per client; actions are limited generously. The
+replayed move by move, so both are limited per client; actions are limited generously, and so
+are websocket messages (over all of a client's connections: opening more does not help). The
 buckets are kept in the order they were last used, so the ones that have refilled (a new bucket
 would behave the same) are pruned from the front, and a hard cap on their number bounds memory
 even when many addresses arrive at once (a dropped client only gets a fresh burst).
@@ -34,6 +35,8 @@ class RateLimits:
     create: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=10))
     replay: Limit = field(default_factory=lambda: Limit(per_minute=20, burst=20))
     action: Limit = field(default_factory=lambda: Limit(per_minute=600, burst=120))
+    #: websocket messages, over all of one client's connections (100 a second)
+    message: Limit = field(default_factory=lambda: Limit(per_minute=6000, burst=100))
 
 
 MAX_CLIENTS = 10_000

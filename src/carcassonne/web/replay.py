@@ -19,6 +19,7 @@ from ..formats.actions import action_to_json
 from ..formats.record import RecordError, read_record, record_from_game, replay_record
 from ..game import Game, GameOptions, GameSummary
 from .protocol import (
+    MAX_NAME_LENGTH,
     ProtocolError,
     check_map,
     default_seat_name,
@@ -64,6 +65,10 @@ def frames_of_record(data: Any) -> dict[str, Any]:
             raise RecordError("a record must be a JSON object")
         if len(record.moves) > MAX_REPLAY_ACTIONS:
             raise RecordError(f"a record may have at most {MAX_REPLAY_ACTIONS} moves")
+        for i, seat in enumerate(record.seats):
+            # the lobby's limit: a name is drawn in the score panel and every log line
+            if seat.name is not None and len(seat.name) > MAX_NAME_LENGTH:
+                raise RecordError(f"seat {i + 1}: a name has at most {MAX_NAME_LENGTH} characters")
         # The server's own limit: the bundled maps only (a record's map may be a file path).
         # The record format bounds the copies (MAX_COPIES), which bounds the frames' size.
         check_map(record.options.map, "bad-record")

@@ -77,8 +77,6 @@ MAX_QUEUED = 64
 #: characters of messages waiting for one client before the server gives up on it (a text shared
 #: by many queues counts for each; a long game's first state is well under this)
 MAX_QUEUED_CHARS = 4 * 1024 * 1024
-#: messages one client may send per second before it is told to slow down
-MAX_RATE = 100
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -101,7 +99,6 @@ class Connection:
     events_sent: int = 0
     overflowed: bool = False
     queued_chars: int = 0
-    _window: list[float] = field(default_factory=list)
 
     def push(self, text: str | None) -> None:
         """Queue an encoded message (None: the connection is over)."""
@@ -125,15 +122,6 @@ class Connection:
         if text is not None:
             self.queued_chars -= len(text)
         return text
-
-    def allow(self, now: float) -> bool:
-        """Rate limit: whether another incoming message is accepted at time ``now``."""
-        window = [t for t in self._window if now - t < 1.0]
-        self._window = window
-        if len(window) >= MAX_RATE:
-            return False
-        window.append(now)
-        return True
 
 
 #: seconds a bot waits before trying again to store a move the database refused, at first

@@ -1,0 +1,262 @@
+"""The connection limits of ``carcassonne serve`` (``web/connections.py`` and the uvicorn
+settings in ``cli/serve.py``), against a real server on loopback.
+
+Each test reproduces one finding of the attack run: sockets that were never closed, frames
+buffered far past the protocol's limit, forged ``X-Forwarded-For`` headers believed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import LiveServer, read_until_closed
+from websockets.sync.client import connect
+
+from carcassonne.cli import serve
+from carcassonne.cli.main import build_parser
+from carcassonne.web.logthrottle import LogThrottle
+from carcassonne.web.protocol import MAX_MESSAGE_BYTES
+
+HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
+JSON_TYPE = {"content-type": "application/json"}
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+def create_game(server: LiveServer) -> dict[str, Any]:
+    status, _, body = server.request("POST", "/api/games", json.dumps(HUMANS).encode(), JSON_TYPE)
+    assert status == 201, body
+    return json.loads(body)  # type: ignore[no-any-return]
+
+
+def websocket(server: LiveServer, game_id: str, source: str = "127.0.0.1") -> Any:
+    """A websocket client from ``source`` (the library connects from its own socket)."""
+    sock = server.connect(source)
+    return connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}", sock=sock, open_timeout=5)
+
+
+def assert_refused(sock: socket.socket) -> dict[str, Any]:
+    """The server answered a connection over its cap with a 503 in the API's error format and
+    closed it at once."""
+    received, _ = read_until_closed(sock, limit=3)
+    head, _, body = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 503"), received
+    error: dict[str, Any] = json.loads(body)
+    assert error["error"] == "too-many-connections"
+    return error
+
+
+# ------------------------------------------------------------------------------ caps
+
+
+def test_connections_beyond_the_per_address_cap_are_refused(db: Path) -> None:
+    """Issue: 20,000 idle sockets exhausted the server's file descriptors."""
+    with LiveServer(db, "--max-connections-per-address", "3") as server:
+        held = [server.connect("127.0.0.1") for _ in range(3)]
+        time.sleep(0.2)  # accepted and counted
+        error = assert_refused(server.connect("127.0.0.1"))
+        assert error["message"] == "too many connections from this address"
+        # another address is served meanwhile
+        status, _, _ = server.request("GET", "/api/meta", source="127.0.0.2")
+        assert status == 200
+        # a closed connection gives its place back
+        held.pop().close()
+        time.sleep(0.2)
+        status, _, _ = server.request("GET", "/api/meta", source="127.0.0.1")
+        assert status == 200
+        for sock in held:
+            sock.close()
+
+
+def test_connections_beyond_the_total_cap_are_refused(db: Path) -> None:
+    with LiveServer(db, "--max-connections", "3") as server:
+        held = [server.connect(f"127.0.0.{i}") for i in (1, 2, 3)]
+        time.sleep(0.2)
+        error = assert_refused(server.connect("127.0.0.4"))
+        assert error["message"] == "the server has too many connections open"
+        for sock in held:
+            sock.close()
+
+
+def test_a_websocket_keeps_its_connection_slot_until_it_closes(db: Path) -> None:
+    """The upgraded connection is counted by the websocket protocol, which releases it."""
+    with LiveServer(db, "--max-connections-per-address", "2") as server:
+        game = create_game(server)
+        with websocket(server, game["id"]) as first, websocket(server, game["id"]) as second:
+            for ws in (first, second):
+                ws.send(json.dumps({"type": "hello", "token": None}))
+                assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+            assert_refused(server.connect("127.0.0.1"))
+        time.sleep(0.3)  # both closed: their places are free again
+        status, _, _ = server.request("GET", "/api/meta", source="127.0.0.1")
+        assert status == 200
+
+
+def test_the_cap_fits_the_open_files_limit(db: Path) -> None:
+    args = build_parser().parse_args(["serve", "--db", str(db), "--max-connections", "5000"])
+    app, _ = serve.build_app(args)
+    config = serve.server_config(app, args, files=1000)
+    assert config.http.guard.limits.max_connections == 1000 - serve.RESERVED_FILES
+
+
+# ------------------------------------------------------------------------------ timeouts
+
+
+def test_a_client_that_sends_no_request_is_closed_after_the_header_timeout(db: Path) -> None:
+    """Issue: 500 idle and 500 slow-header sockets all stayed open for more than 90 s."""
+    with LiveServer(db, "--header-timeout", "0.5") as server:
+        silent = server.connect()
+        received, seconds = read_until_closed(silent, limit=3)
+        assert received.startswith(b"HTTP/1.1 408") and 0.4 < seconds < 2
+
+
+def test_the_header_deadline_is_not_extended_by_trickling_bytes(db: Path) -> None:
+    with LiveServer(db, "--header-timeout", "0.6") as server:
+        slow = server.connect()
+        slow.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n")
+        started = time.monotonic()
+        with pytest.raises(OSError):  # the server closes while we are still sending
+            for _ in range(30):
+                slow.sendall(b"X")
+                time.sleep(0.1)
+        assert time.monotonic() - started < 2.5
+        slow.close()
+
+
+def test_a_body_that_does_not_arrive_in_time_closes_the_connection_quietly(
+    db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue: a body sent a byte every 2 s kept its connection (and a request) for good."""
+    with LiveServer(db, "--body-timeout", "0.6") as server:
+        game = create_game(server)
+        slow = server.connect()
+        slow.sendall(
+            f"POST /api/games/{game['id']}/actions HTTP/1.1\r\nHost: x\r\n"
+            "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n".encode()
+        )
+        started = time.monotonic()
+        with pytest.raises(OSError):
+            for _ in range(30):
+                slow.sendall(b" ")
+                time.sleep(0.1)
+        assert time.monotonic() - started < 2.5
+        slow.close()
+        time.sleep(0.2)  # the app has seen the disconnect
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_an_idle_connection_is_closed_after_its_response(db: Path) -> None:
+    with LiveServer(db, "--idle-timeout", "0.3") as server:
+        sock = server.connect()
+        sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n")
+        received, seconds = read_until_closed(sock, limit=3)
+        assert received.startswith(b"HTTP/1.1 200") and seconds < 1.5
+
+
+# ------------------------------------------------------------------------------ websocket frames
+
+
+def _handshake(server: LiveServer, game_id: str) -> socket.socket:
+    sock = server.connect()
+    sock.sendall(
+        f"GET /ws/{game_id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+    return sock
+
+
+def test_a_frame_over_the_protocol_limit_is_refused_from_its_header(db: Path) -> None:
+    """Issue: frames up to 16 MiB were buffered before the 64 KiB check (40 clients x 3
+    frames: 2.4 GB). Only the header and 1 KiB of a 16 MiB frame are sent: the server must
+    close at once, without waiting for the rest."""
+    with LiveServer(db) as server:
+        sock = _handshake(server, create_game(server)["id"])
+        length = 16 * 1024 * 1024
+        # text frame, masked with an all-zero key, 64-bit length
+        sock.sendall(bytes([0x81, 0x80 | 127]) + length.to_bytes(8, "big") + b"\0" * 4)
+        sock.sendall(b"a" * 1024)
+        received, seconds = read_until_closed(sock, limit=3)
+        # a close frame with code 1009, "message too big"
+        assert received[0] == 0x88 and int.from_bytes(received[2:4], "big") == 1009
+        assert seconds < 2
+
+
+def test_a_frame_at_the_protocol_limit_is_read(db: Path) -> None:
+    with LiveServer(db) as server:
+        game = create_game(server)
+        with websocket(server, game["id"]) as ws:
+            ws.send(" " * (MAX_MESSAGE_BYTES - 2) + "{}")
+            error = json.loads(ws.recv(timeout=5))
+        assert error["code"] == "bad-message" and "hello" in error["message"]
+
+
+# ------------------------------------------------------------------------------ proxy headers
+
+
+def _upload_from(server: LiveServer, forwarded_for: str) -> int:
+    status, _, _ = server.request(
+        "POST", "/api/replay", b"{}", {**JSON_TYPE, "x-forwarded-for": forwarded_for}
+    )
+    return status
+
+
+def test_forwarded_for_headers_are_ignored_without_a_trusted_proxy(db: Path) -> None:
+    """Issue: 30 of 30 uploads passed the 20-a-minute limit with forged X-Forwarded-For."""
+    with LiveServer(db, "--replays-per-minute", "1") as server:
+        assert _upload_from(server, "203.0.113.1") == 400  # the empty record is refused...
+        assert _upload_from(server, "203.0.113.2") == 429  # ...and counted for 127.0.0.1
+
+
+def test_a_trusted_proxy_names_its_clients(db: Path) -> None:
+    with LiveServer(db, "--replays-per-minute", "1", "--trusted-proxy", "127.0.0.1") as server:
+        assert _upload_from(server, "203.0.113.1") == 400
+        assert _upload_from(server, "203.0.113.2") == 400  # another client: its own limit
+        assert _upload_from(server, "203.0.113.2") == 429
+
+
+# ------------------------------------------------------------------------------ log lines
+
+
+def _record(message: str, *args: Any) -> logging.LogRecord:
+    return logging.LogRecord("carcassonne.web", logging.WARNING, __file__, 1, message, args, None)
+
+
+def test_log_lines_of_one_kind_are_rate_limited() -> None:
+    """Issue: 625,275 "Too many open files" lines (252 MB) in 40 s."""
+    now = [0.0]
+    throttle = LogThrottle(burst=3, window=60, clock=lambda: now[0])
+    passed = [throttle.filter(_record("refused %s", f"10.0.0.{i}")) for i in range(10)]
+    assert passed == [True] * 3 + [False] * 7
+    assert throttle.filter(_record("another kind"))  # not hidden by the flood
+    now[0] = 60.0
+    resumed = _record("refused %s", "10.0.0.99")
+    assert throttle.filter(resumed)
+    assert resumed.getMessage() == "refused 10.0.0.99 [7 more like this were not logged]"
+    assert throttle.filter(_record("refused %s", "x"))
+    assert _record("refused %s", "x").getMessage() == "refused x"
+
+
+def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--help"])
+    text = capsys.readouterr().out
+    for flag in (
+        "--max-connections",
+        "--max-connections-per-address",
+        "--header-timeout",
+        "--body-timeout",
+        "--idle-timeout",
+        "--allow-origin",
+        "--trusted-proxy",
+    ):
+        assert flag in text
