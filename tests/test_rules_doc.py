@@ -8,6 +8,7 @@ what the data files say (the tables are for reading, the data files are what the
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 from collections import Counter
@@ -198,3 +199,13 @@ def test_france_table_matches_the_map_data() -> None:
         sides = " ".join(EDGE_NAMES[side] for side in city.open_edges)
         expected[city.name] = ("large city", "–", "({}, {})".format(*decode(pos)), sides)
     assert {row[0]: tuple(row[1:]) for row in table_rows("§9")} == expected
+
+
+# ------------------------------------------------------------------------- the web rules page
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ro"])
+def test_the_web_rules_page_names_the_reference(language: str) -> None:
+    path = ROOT / "src" / "carcassonne" / "web" / "static" / "i18n" / f"{language}.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    assert "docs/rules.md" in texts["rules.intro"]

@@ -254,6 +254,7 @@ def test_language_switch_is_remembered(server: Server, page: Page) -> None:
     expect(page.locator("nav a[href='#/rules']")).to_have_text("Reguli")
     page.click("nav a[href='#/rules']")
     expect(page.locator(".gallery figure")).to_have_count(54)
+    expect(page.get_by_text("docs/rules.md")).to_be_visible()  # the complete reference
     shot(page, "10-rules-ro")
 
 
