@@ -16,6 +16,8 @@ constraint of each open square, and nothing is re-traced.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -892,6 +894,133 @@ class Game:
         ]
         other._bind_hooks()
         return other
+
+    @contextmanager
+    def placed_for_lookahead(self, action: PlaceTile) -> Iterator[Game]:
+        """Place the drawn tile as ``action`` says, and take it back when the block ends::
+
+            with game.placed_for_lookahead(action):
+                ...  # game is in phase 'figure' with the tile placed: read it, copy it
+
+        A bot's look-ahead tries every legal placement; a whole :meth:`copy` per try costs
+        several times the placement itself, as it clones every feature on the board.  Taking a
+        placement back instead costs about as much as making it: only the features next to the
+        tile change (merged, their open edges closed), so only they are saved and restored, with
+        the frontier and what the expansions' ``after_tile_placed`` hooks touch (their state, the
+        scores and events).  The game is left exactly as it was, down to the identity of every
+        feature and the order of every dict.
+
+        Inside the block read the game or copy it, but do not apply anything to it (a
+        :class:`RuntimeError` on exit says so).  An illegal ``action`` raises
+        :class:`IllegalAction` with the game unchanged, as :meth:`apply` does.
+        """
+        if self.phase != "tile":
+            raise IllegalAction(
+                f"only a tile placement can be taken back, not a {self.phase} action"
+            )
+        saved = self._save_around(action)
+        self._apply_tile(action)
+        try:
+            yield self
+        finally:
+            self._take_back(saved)
+
+    def _save_around(self, action: Any) -> tuple[Any, ...]:
+        """What placing ``action``'s tile can change, saved for :meth:`_take_back`."""
+        features: list[tuple[Feature, int, set[int], int, int, int, int]] = []
+        try:
+            pos = encode(action.x, action.y)
+        except (AttributeError, ValueError, TypeError):
+            pos = -1  # _apply_tile refuses it before changing anything
+        board = self.board
+        seg_feature = self.seg_feature
+        for d in range(4):
+            neighbour = board.get(pos + DELTAS[d])
+            if neighbour is None:
+                continue
+            od = OPPOSITE[d]
+            other = neighbour.orientation
+            for index in (
+                other.edge_segment[od],
+                other.half_segment[2 * od],
+                other.half_segment[2 * od + 1],
+            ):
+                if index < 0:
+                    continue
+                f = seg_feature[neighbour.base + index]
+                if all(f is not saved[0] for saved in features):
+                    features.append(
+                        (
+                            f,
+                            len(f.segments),
+                            f.squares.copy(),
+                            f.open,
+                            f.coat_of_arms,
+                            len(f.figures),
+                            len(f.cities),
+                        )
+                    )
+        hooked = self._after_place
+        return (
+            pos,
+            len(seg_feature),
+            features,
+            self.frontier.copy(),
+            self._inactive.copy() if self._inactive else None,
+            len(self.history),
+            self.last_placed,
+            self._legal,
+            [(ext, ext.copy()) for ext in hooked] if hooked else None,
+            self.scores.copy() if hooked else None,
+            len(self.events),
+        )
+
+    def _take_back(self, saved: tuple[Any, ...]) -> None:
+        (
+            pos,
+            base,
+            features,
+            frontier,
+            inactive,
+            history,
+            last_placed,
+            legal,
+            expansions,
+            scores,
+            events,
+        ) = saved
+        if self.phase != "figure" or len(self.history) != history + 1:
+            raise RuntimeError("the game moved on during a look-ahead placement")
+        seg_feature = self.seg_feature
+        for f, segments, squares, open_edges, coat_of_arms, figures, cities in features:
+            del f.segments[segments:]
+            f.squares = squares
+            f.open = open_edges
+            f.coat_of_arms = coat_of_arms
+            del f.figures[figures:]
+            del f.cities[cities:]
+        for f, *_ in features:
+            # A feature merged into another lost its segments to it: point them back.
+            if seg_feature[f.segments[0]] is not f:
+                for g in f.segments:
+                    seg_feature[g] = f
+        del seg_feature[base:]
+        del self.seg_pos[base:]
+        del self.board[pos]
+        self._open_cloisters.pop(pos, None)
+        self.frontier = frontier
+        if inactive is not None:
+            self._inactive = inactive
+        del self.history[history:]
+        self.turn -= 1
+        self.last_placed = last_placed
+        self.phase = "tile"
+        self._legal = legal
+        if expansions is not None:
+            for ext, copy in expansions:
+                ext.restore(copy)
+            self.scores[:] = scores
+        del self.events[events:]
 
     def determinized(self, seat: int, rng: random.Random) -> Game:
         """A copy in which everything ``seat`` cannot know is dealt again at random, consistently

@@ -1,7 +1,7 @@
 """The greedy bot: the best-looking move one turn ahead, by a cheap static evaluation.
 
-Tile phase: every legal placement is tried on a copy of the game together with the best step-2
-choice for it (placing a figure on each free feature of the tile, passing, or an expansion's
+Tile phase: every legal placement is tried (placed and taken back, without copying the game:
+:meth:`Game.placed_for_lookahead`) together with the best step-2 choice for it (placing a figure on each free feature of the tile, passing, or an expansion's
 alternative such as recalling the abbot), and the placement whose best choice leaves the position
 worth most is played.  A position's worth for the bot is its value minus the best opponent's
 (:func:`evaluate.relative`); values come from :class:`evaluate.Evaluator`: score, plus expected
@@ -14,7 +14,7 @@ calls and can take over any position.
 The bot is information-fair: at each decision it looks only at a determinization of the game
 (:meth:`Game.determinized`, drawn from its seeded generator), a copy in which everything its seat
 cannot know (the stack order, other seats' bet chips, face-down map chips) is dealt again at
-random, and does all its look-ahead on copies of that.  A look-ahead that draws the next tile or
+random, and does all its look-ahead on that.  A look-ahead that draws the next tile or
 turns a chip up therefore sees a sample, never the real hidden state, and the bot's choice
 depends only on what its seat knows and on its seed.
 
@@ -133,9 +133,8 @@ class GreedyBot:
         evaluator = self.evaluator(game)
         scored: list[tuple[float, Any]] = []
         for action in actions:
-            after = game.copy()
-            after.apply(action)
-            options = self._score_figure_actions(after, evaluator)
+            with game.placed_for_lookahead(action):
+                options = self._score_figure_actions(game, evaluator)
             scored.append((max(score for score, _ in options), action))
         return scored
 

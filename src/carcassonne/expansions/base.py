@@ -107,3 +107,13 @@ class Expansion:
     def copy(self) -> Expansion:
         """An independent copy of this expansion's state."""
         return self
+
+    def restore(self, saved: Expansion) -> None:
+        """Take back the state of ``saved``, a :meth:`copy` of this expansion made earlier.
+
+        Used to take back a look-ahead placement (:meth:`Game.placed_for_lookahead`); the state
+        moves over, since the copy is not used again.  An expansion whose :meth:`copy` is not a
+        plain copy of its attributes overrides this.
+        """
+        if saved is not self:
+            self.__dict__.update(saved.__dict__)
