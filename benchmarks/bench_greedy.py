@@ -3,7 +3,8 @@
 Plays the same 2-player games (bots of the same seeds) with the code of this checkout and with
 the code of a baseline git revision, alternating batches between the two, and prints decisions
 per second of each (time spent in ``choose`` only) with their ratio; games/s counts the whole
-game (choices and the engine applying them).  Not a test: run it by hand and compare with
+game (choices and the engine applying them).  Times are the process's CPU time, so that waiting
+for a core other processes hold does not count.  Not a test: run it by hand and compare with
 ``benchmarks/README.md``.
 
     python benchmarks/bench_greedy.py                             # greedy vs greedy, base game
@@ -51,7 +52,7 @@ bot, first, games = sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 def play(seed):
     game = Game(GameOptions(**options, seed=seed))
     bots = [make_bot(bot, seed * 10 + seat) for seat in range(game.players)]
-    choosing, decisions, clock = 0.0, 0, time.perf_counter
+    choosing, decisions, clock = 0.0, 0, time.process_time
     while not game.is_over:
         t0 = clock()
         action = bots[game.to_move].choose(game)
@@ -63,13 +64,13 @@ def play(seed):
 play(first - 1)  # warm-up: the engine's per-tile tables, the imports
 digest = hashlib.sha256()
 choosing = decisions = 0
-start = time.perf_counter()
+start = time.process_time()
 for seed in range(first, first + games):
     seconds, n, history = play(seed)
     choosing += seconds
     decisions += n
     digest.update(repr(history).encode())
-total = time.perf_counter() - start
+total = time.process_time() - start
 print(json.dumps([choosing, total, decisions, digest.hexdigest()]))
 """
 

@@ -50,6 +50,9 @@ class Feature:
 
     def majority(self) -> list[int]:
         """Seats with the most figures here (all of them score in full on a tie)."""
+        figures = self.figures
+        if len(figures) == 1:  # most features with figures: spare the counting
+            return [figures[0][0]]
         counts = self.figure_counts()
         if not counts:
             return []

@@ -93,7 +93,19 @@ class Evaluator:
     end the turn (and draw the next tile) are compared on the same footing as those that do not.
     """
 
-    __slots__ = ("before", "seat", "players", "turns_left", "tiles_left", "weights", "adjustments")
+    __slots__ = (
+        "before",
+        "seat",
+        "players",
+        "turns_left",
+        "tiles_left",
+        "weights",
+        "adjustments",
+        "_completions",
+        "_lines",
+        "_cloisters",
+        "_hands",
+    )
 
     def __init__(self, game: Game, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.before = game
@@ -106,6 +118,14 @@ class Evaluator:
         #: own turns left for an average seat after the tile of this turn
         self.turns_left = self.tiles_left / game.players
         self.weights = weights
+        # Every estimate depends only on a few numbers of its feature and on the time left, which
+        # is fixed for the decision: a bot values many positions per decision, so each estimate
+        # is computed once per distinct key (city open edges; road/city kind, tiles, open edges,
+        # coats of arms; cloister neighbours; figure type and count in hand).
+        self._completions: dict[int, float] = {}
+        self._lines: dict[tuple[int, int, int, int], float] = {}
+        self._cloisters: dict[int, float] = {}
+        self._hands: dict[tuple[str, int], float] = {}
 
     def horizon(self, turns_needed: float) -> float:
         """How much of an estimate's future part survives, 0 (no time) … 1 (plenty)."""
@@ -115,42 +135,72 @@ class Evaluator:
 
     def city_completion(self, game: Game, city: Feature) -> float:
         """Estimated chance that ``city`` ends completed."""
-        if city.open == 0:
-            return 1.0
-        if self.tiles_left == 0:
-            return 0.0
-        w = self.weights
-        return w.city_edge_close**city.open * self.horizon(w.turns_per_open_edge * city.open)
+        return self._completion(city.open)
+
+    def _completion(self, open_edges: int) -> float:
+        chance = self._completions.get(open_edges)
+        if chance is None:
+            w = self.weights
+            if open_edges == 0:
+                chance = 1.0
+            elif self.tiles_left == 0:
+                chance = 0.0
+            else:
+                chance = w.city_edge_close**open_edges * self.horizon(
+                    w.turns_per_open_edge * open_edges
+                )
+            self._completions[open_edges] = chance
+        return chance
 
     def potential(self, game: Game, feature: Feature) -> float:
         """Expected points ``feature`` pays its majority (realised value if it is done)."""
-        w = self.weights
         kind = feature.kind
         if kind == FIELD:
+            completion = self._completion
             total = 0.0
             for city in game.bordering_cities(feature):
-                total += self.city_completion(game, city)
+                total += completion(city.open)
             return 3.0 * total
         if kind in (CITY, ROAD):
-            tiles = len(feature.squares)
-            if feature.open == 0:
-                return 2.0 * (tiles + feature.coat_of_arms) if kind == CITY else float(tiles)
-            if self.tiles_left == 0:
-                return float(tiles + feature.coat_of_arms)  # coat_of_arms is 0 on roads
-            growth = w.growth_per_open_edge * feature.open * self.horizon(2.0)
-            base = tiles + feature.coat_of_arms + growth
-            if kind == ROAD:
-                return base
-            return base * (1.0 + self.city_completion(game, feature))
+            key = (kind, len(feature.squares), feature.open, feature.coat_of_arms)
+            points = self._lines.get(key)
+            if points is None:
+                points = self._lines[key] = self._line_potential(*key)
+            return points
         (pos,) = feature.squares
         neighbours = game.ring_count(pos)
+        points = self._cloisters.get(neighbours)
+        if points is None:
+            points = self._cloisters[neighbours] = self._cloister_potential(neighbours)
+        return points
+
+    def _line_potential(self, kind: int, tiles: int, open_edges: int, coat_of_arms: int) -> float:
+        """A road or city's expected points (coat_of_arms is 0 on roads)."""
+        if open_edges == 0:
+            return 2.0 * (tiles + coat_of_arms) if kind == CITY else float(tiles)
+        if self.tiles_left == 0:
+            return float(tiles + coat_of_arms)
+        growth = self.weights.growth_per_open_edge * open_edges * self.horizon(2.0)
+        base = tiles + coat_of_arms + growth
+        if kind == ROAD:
+            return base
+        return base * (1.0 + self._completion(open_edges))
+
+    def _cloister_potential(self, neighbours: int) -> float:
         if neighbours == 8:
             return 9.0
         empty = 8 - neighbours
-        return 1.0 + neighbours + empty * w.cloister_fill * self.horizon(empty / 2.0)
+        return 1.0 + neighbours + empty * self.weights.cloister_fill * self.horizon(empty / 2.0)
 
     def hand_value(self, figure: str, count: int) -> float:
         """What ``count`` figures of one type in hand are worth as future opportunities."""
+        key = (figure, count)
+        value = self._hands.get(key)
+        if value is None:
+            value = self._hands[key] = self._hand_value(figure, count)
+        return value
+
+    def _hand_value(self, figure: str, count: int) -> float:
         if count <= 0 or self.tiles_left == 0:
             return 0.0
         w = self.weights
@@ -177,13 +227,13 @@ class Evaluator:
                 values[seat] += delta
         if game.is_over:
             return values, free
-        seen: set[int] = set()
+        seen: set[Feature] = set()  # features hash by identity
         seg_feature = game.seg_feature
         for segment in game.figures:
             feature = seg_feature[segment]
-            if id(feature) in seen:
+            if feature in seen:
                 continue
-            seen.add(id(feature))
+            seen.add(feature)
             points = self.potential(game, feature)
             for seat in feature.majority():
                 values[seat] += points

@@ -1,9 +1,10 @@
 """The greedy bot: the best-looking move one turn ahead, by a cheap static evaluation.
 
 Tile phase: every legal placement is tried (placed and taken back, without copying the game:
-:meth:`Game.placed_for_lookahead`) together with the best step-2 choice for it (placing a figure on each free feature of the tile, passing, or an expansion's
-alternative such as recalling the abbot), and the placement whose best choice leaves the position
-worth most is played.  A position's worth for the bot is its value minus the best opponent's
+:meth:`Game.placed_for_lookahead`) together with the best step-2 choice for it (placing a figure
+on each free feature of the tile, passing, or an expansion's alternative such as recalling the
+abbot), and the placement whose best choice leaves the position worth most is played.  A
+position's worth for the bot is its value minus the best opponent's
 (:func:`evaluate.relative`); values come from :class:`evaluate.Evaluator`: score, plus expected
 points of figures standing on unfinished features (open cities and roads from their open edges
 and the time left, cloisters from their neighbours, fields from the completed and likely cities
