@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient, auth, hello
+from web_helpers import TestClient, auth, expand_frames, hello
 
 from carcassonne.formats.record import read_record, replay_record
 from carcassonne.web import create_app
@@ -408,10 +408,10 @@ def test_finished_game_record_replays_to_the_same_scores(client: Any) -> None:
     assert record["seats"][0] == {"name": "Ana", "kind": "human"}
     game = replay_record(read_record(record))
     assert game.is_over and game.scores == final["view"]["scores"]
-    frames = client.get(f"/api/games/{game_id}/replay").json()
+    frames = expand_frames(client.get(f"/api/games/{game_id}/replay").json())
     assert len(frames["frames"]) == len(record_actions(frames)) + 1
     assert frames["frames"][-1]["view"]["scores"] == final["view"]["scores"]
-    uploaded = client.post("/api/replay", json=record).json()
+    uploaded = expand_frames(client.post("/api/replay", json=record).json())
     assert [f["view"]["scores"] for f in uploaded["frames"]] == [
         f["view"]["scores"] for f in frames["frames"]
     ]

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient, auth
+from web_helpers import TestClient, auth, expand_frames
 
 from carcassonne.formats.actions import action_from_json
 from carcassonne.formats.record import record_from_game
@@ -102,7 +102,7 @@ def test_chips_stay_face_down_while_the_game_runs(client: Any) -> None:
     for action in played:
         game.apply(action_from_json(action))
     assert not game.is_over
-    replay = client.post("/api/replay", json=record_from_game(game, SEATS)).json()
+    replay = expand_frames(client.post("/api/replay", json=record_from_game(game, SEATS)).json())
     assert replay["revealed"] is False
     assert office_chips(replay["frames"][-1]) == spectator
 
@@ -110,7 +110,7 @@ def test_chips_stay_face_down_while_the_game_runs(client: Any) -> None:
 def test_replay_of_a_finished_game_shows_every_chip(client: Any) -> None:
     game_id, tokens = start(client)
     play(client, game_id, tokens, until_bets=False)
-    replay = client.get(f"/api/games/{game_id}/replay").json()
+    replay = expand_frames(client.get(f"/api/games/{game_id}/replay").json())
     assert replay["revealed"] is True
     placed = [office_chips(f) for f in replay["frames"] if office_chips(f)]
     # From the turn they are placed until final scoring, both chips show their values.
@@ -127,7 +127,7 @@ def test_replay_of_a_finished_game_shows_every_chip(client: Any) -> None:
     assert settled == [(0, "3/5", 0, {"0": 0}), (1, "4", 0, {"1": 0})]
     # The uploaded record of the finished game reveals the same.
     record = client.get(f"/api/games/{game_id}/record").json()
-    uploaded = client.post("/api/replay", json=record).json()
+    uploaded = expand_frames(client.post("/api/replay", json=record).json())
     assert uploaded["revealed"] is True
     assert [office_chips(f) for f in uploaded["frames"]] == [
         office_chips(f) for f in replay["frames"]

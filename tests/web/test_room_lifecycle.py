@@ -28,7 +28,8 @@ HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 ONE_TILE = {"stack": ["base/E"]}
 CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
 PASS = {"type": "pass"}
-GENEROUS = RateLimits(create=Limit(10_000, burst=10_000), replay=Limit(10_000, burst=10_000))
+PLENTY = Limit(10_000, burst=10_000)
+GENEROUS = RateLimits(create=PLENTY, replay=PLENTY, read=PLENTY)
 
 
 class Clock:

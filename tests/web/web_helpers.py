@@ -18,7 +18,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-__all__ = ["LiveServer", "TestClient", "read_until_closed"]
+from carcassonne.web.replay import apply_delta
+
+__all__ = ["LiveServer", "TestClient", "expand_frames", "read_until_closed"]
 
 
 def auth(token: str) -> dict[str, str]:
@@ -119,3 +121,13 @@ def read_until_closed(sock: socket.socket, limit: float) -> tuple[bytes, float]:
     else:
         raise AssertionError(f"still open after {limit} s (received {received[:200]!r})")
     return received, time.monotonic() - started
+
+
+def expand_frames(replay: dict[str, Any]) -> dict[str, Any]:
+    """Give every frame of a replay its whole view, as the browser does (``expandFrames``)."""
+    view: dict[str, Any] = {}
+    for frame in replay["frames"]:
+        if "delta" in frame:
+            frame["view"] = apply_delta(view, frame.pop("delta"))
+        view = frame["view"]
+    return replay

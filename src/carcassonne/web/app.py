@@ -59,6 +59,7 @@ from .rooms import (
     Connection,
     GameServer,
     Room,
+    encode,
 )
 from .storage import Storage, default_db_path
 from .tilegeom import tile_geometry_bytes
@@ -325,21 +326,44 @@ async def game_actions(request: Request) -> Response:
     return JSONResponse(room.state(principal))
 
 
+def _encode(data: Any) -> bytes:
+    return encode(data).encode("utf-8")
+
+
+async def _finished_game_answer(request: Request, kind: str, build: Callable[[Room], Any]) -> bytes:
+    """A finished game's record or replay, built once (in a worker thread, so that the event
+    loop keeps serving while the game is replayed) and then answered from the cache."""
+    cache: replay.ReplayCache = request.app.state.replays
+    key = (kind, request.path_params["game_id"])
+    body = cache.get(key)
+    if body is None:
+        room = _room(request)
+        body = await asyncio.to_thread(lambda: _encode(build(room)))
+        cache.put(key, body)
+    return body
+
+
 async def game_record(request: Request) -> Response:
-    room = _room(request)
-    record = replay.record_of(room)
-    return JSONResponse(
-        record,
-        headers={"content-disposition": f'attachment; filename="carcassonne-{room.id}.json"'},
+    body = await _finished_game_answer(request, "record", replay.record_of)
+    filename = f"carcassonne-{request.path_params['game_id']}.json"
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"content-disposition": f'attachment; filename="{filename}"'},
     )
 
 
 async def game_replay(request: Request) -> Response:
-    return JSONResponse(replay.frames_of_room(_room(request)))
+    body = await _finished_game_answer(request, "replay", replay.frames_of_room)
+    return Response(body, media_type="application/json")
 
 
 async def upload_replay(request: Request) -> Response:
-    return JSONResponse(replay.frames_of_record(await _json_body(request)))
+    record = await _json_body(request)
+    return Response(
+        await asyncio.to_thread(lambda: _encode(replay.frames_of_record(record))),
+        media_type="application/json",
+    )
 
 
 # ------------------------------------------------------------------------------ websocket
@@ -510,8 +534,8 @@ def create_app(
         Route("/api/games/{game_id}", _api(game_info)),
         Route("/api/games/{game_id}/state", _api(game_state)),
         Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
-        Route("/api/games/{game_id}/record", _api(game_record)),
-        Route("/api/games/{game_id}/replay", _api(game_replay)),
+        Route("/api/games/{game_id}/record", _api(game_record, "read")),
+        Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
         Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
@@ -525,6 +549,7 @@ def create_app(
     app.state.storage = storage
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
-        for name in ("create", "replay", "action", "message")
+        for name in ("create", "replay", "action", "message", "read")
     }
+    app.state.replays = replay.ReplayCache()
     return app

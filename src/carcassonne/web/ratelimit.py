@@ -37,6 +37,8 @@ class RateLimits:
     action: Limit = field(default_factory=lambda: Limit(per_minute=600, burst=120))
     #: websocket messages, over all of one client's connections (100 a second)
     message: Limit = field(default_factory=lambda: Limit(per_minute=6000, burst=100))
+    #: records and replays of finished games (the first reading of each replays the game)
+    read: Limit = field(default_factory=lambda: Limit(per_minute=60, burst=30))
 
 
 MAX_CLIENTS = 10_000

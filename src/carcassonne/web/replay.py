@@ -4,7 +4,11 @@ Records use the project's ``carcassonne-record/1`` format (``formats/record.py``
 holds the seed, so it would reveal the draw order of a game still being played: only finished
 games can be downloaded or replayed from the server (an uploaded record is its owner's already).
 A replay is a list of frames, one per action, each with the spectator's view at that point and
-the events the action caused, so the browser steps back and forth without an engine.
+the events the action caused, so the browser steps back and forth without an engine.  Frames are
+compact: the first holds the whole view, each later one only what changed (:func:`view_delta`),
+so a long game's replay is a small multiple of its final view rather than one view per action.
+A finished game's replay never changes, so it is built once and kept, encoded, in a
+:class:`ReplayCache`.
 
 A finished game has nothing left to hide: in its frames every betting chip on an office is face
 up (taken from its owner's own view), so one can follow how each bet came about.  A replay of an
@@ -13,6 +17,7 @@ unfinished record keeps them face down, as its players saw them.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from ..formats.actions import action_to_json
@@ -31,6 +36,36 @@ from .rooms import SEAT_COLOURS, Room, board_info
 
 #: more actions than any real game has; bounds the work an uploaded record can cause
 MAX_REPLAY_ACTIONS = 5000
+#: bytes of encoded replays and records kept for finished games
+REPLAY_CACHE_BYTES = 32 * 1024 * 1024
+
+
+class ReplayCache:
+    """Encoded answers about finished games (replays, records), which never change: each is
+    built once, then served as it is.  The least recently used go beyond ``max_bytes``."""
+
+    def __init__(self, max_bytes: int = REPLAY_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._bodies: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._bodies)
+
+    def get(self, key: tuple[str, str]) -> bytes | None:
+        body = self._bodies.get(key)
+        if body is not None:
+            self._bodies.move_to_end(key)
+        return body
+
+    def put(self, key: tuple[str, str], body: bytes) -> None:
+        if key in self._bodies or len(body) > self.max_bytes:
+            return
+        self._bodies[key] = body
+        self.size += len(body)
+        while self.size > self.max_bytes:
+            _, dropped = self._bodies.popitem(last=False)
+            self.size -= len(dropped)
 
 
 def _require_finished(room: Room) -> None:
@@ -106,6 +141,48 @@ def revealed_view(game: Game) -> dict[str, Any]:
     return view
 
 
+def view_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """How to get ``after`` from ``before``, both JSON objects: ``set`` holds the values that
+    changed, ``append`` the items added at the end of lists that only grew (the tiles, the
+    figures), ``patch`` the deltas of objects that changed inside (the expansions), ``drop`` the
+    keys that went away; empty parts are left out.  The browser applies it (``expandFrames``)
+    as :func:`apply_delta` does."""
+    changed: dict[str, Any] = {}
+    appended: dict[str, Any] = {}
+    patched: dict[str, Any] = {}
+    for key, value in after.items():
+        if key in before:
+            old = before[key]
+            if old == value:
+                continue
+            if isinstance(old, dict) and isinstance(value, dict):
+                patched[key] = view_delta(old, value)
+                continue
+            if isinstance(old, list) and isinstance(value, list) and value[: len(old)] == old:
+                appended[key] = value[len(old) :]
+                continue
+        changed[key] = value
+    parts = {
+        "set": changed,
+        "append": appended,
+        "patch": patched,
+        "drop": [key for key in before if key not in after],
+    }
+    return {name: part for name, part in parts.items() if part}
+
+
+def apply_delta(before: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]:
+    """The object after ``delta`` (what the browser does; for tests and Python clients)."""
+    after = {**before, **delta.get("set", {})}
+    for key, items in delta.get("append", {}).items():
+        after[key] = before[key] + items
+    for key, inner in delta.get("patch", {}).items():
+        after[key] = apply_delta(before[key], inner)
+    for key in delta.get("drop", ()):
+        del after[key]
+    return after
+
+
 def frames(
     options: GameOptions,
     actions: list[Any],
@@ -125,16 +202,22 @@ def frames(
     shown = 0
     out = []
 
+    previous: dict[str, Any] | None = None
+
     def frame(seat: int | None, action: Any) -> None:
-        nonlocal shown
-        out.append(
-            {
-                "seat": seat,
-                "action": None if action is None else action_to_json(action),
-                "view": revealed_view(game) if reveal else game.view(None),
-                "events": [public_event(e) for e in game.events[shown:]],
-            }
-        )
+        nonlocal shown, previous
+        view = revealed_view(game) if reveal else game.view(None)
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "action": None if action is None else action_to_json(action),
+            "events": [public_event(e) for e in game.events[shown:]],
+        }
+        if previous is None:
+            entry["view"] = view
+        else:
+            entry["delta"] = view_delta(previous, view)
+        out.append(entry)
+        previous = view
         shown = len(game.events)
 
     frame(None, None)

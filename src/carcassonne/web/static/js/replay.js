@@ -1,6 +1,7 @@
 // The replay viewer: step through a finished game (from the server) or an uploaded record.
-// The server replays the record through the engine and sends one spectator view per action,
-// so stepping back and forth needs no engine here.
+// The server replays the record through the engine and sends one spectator view per action
+// (the first whole, the others as what changed: see expandFrames), so stepping back and forth
+// needs no engine here.
 
 import { t } from "./i18n.js";
 import { api } from "./api.js";
@@ -36,7 +37,7 @@ export function mountReplay(container, [gameId]) {
 
   function start(data) {
     page.remove();
-    viewer = new ReplayViewer(container, data, gameId);
+    viewer = new ReplayViewer(container, expandFrames(data), gameId);
   }
 
   if (gameId) {
@@ -48,6 +49,28 @@ export function mountReplay(container, [gameId]) {
     destroy: () => viewer && viewer.destroy(),
     relabel: () => (viewer ? viewer.relabel() : showUpload()),
   };
+}
+
+// Frames after the first carry `delta` instead of a view (web/replay.py view_delta): `set`
+// replaces keys, `append` extends lists, `patch` applies a delta inside an object, `drop` removes.
+function applyDelta(before, delta) {
+  const after = { ...before, ...(delta.set || {}) };
+  for (const [key, items] of Object.entries(delta.append || {})) after[key] = before[key].concat(items);
+  for (const [key, inner] of Object.entries(delta.patch || {})) after[key] = applyDelta(before[key], inner);
+  for (const key of delta.drop || []) delete after[key];
+  return after;
+}
+
+export function expandFrames(data) {
+  let view = null;
+  for (const frame of data.frames) {
+    if (frame.delta) {
+      frame.view = applyDelta(view, frame.delta);
+      delete frame.delta;
+    }
+    view = frame.view;
+  }
+  return data;
 }
 
 class ReplayViewer {
