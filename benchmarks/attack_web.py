@@ -14,6 +14,11 @@ move's round trip, which shows whether honest players still get served.
 (127.0.0.0/8) are ever connected to or from, and every scenario is bounded in count and time.
 The server gets the machine's default open-files limit; the attackers raise theirs, and a
 scenario that needs more sockets than one process may hold spreads them over worker processes.
+The attack runs in a process of its own at a lower priority (``nice`` 10), and so do its
+workers: on loopback the attackers share the server's CPUs, which a remote attacker would not.
+
+A scenario is an async function of a :class:`Context` returning its own figures, registered
+with ``@scenario(name, description)``.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import http.client
 import json
 import os
 import random
+import re
 import resource
 import socket
 import statistics
@@ -33,6 +39,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,10 +123,17 @@ class ServerProcess:
         self.stop()
         raise SystemExit("the server did not start in 20 s")
 
-    def log_figures(self) -> tuple[int, int]:
-        """Lines and bytes the server has logged so far."""
+    def log_figures(self) -> tuple[int, int, str]:
+        """Lines and bytes the server has logged so far, and its most frequent line (numbers
+        and addresses blanked, so that lines of one kind count together)."""
         data = self.log_path.read_bytes()
-        return data.count(b"\n"), len(data)
+        kinds = Counter(
+            re.sub(r"[0-9]+", "#", line)[:90]
+            for line in data.decode(errors="replace").splitlines()
+            if line.strip() and not line.startswith("Carcassonne: open")
+        )
+        common = f"{kinds.most_common(1)[0][1]} x {kinds.most_common(1)[0][0]}" if kinds else "-"
+        return data.count(b"\n"), len(data), common
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -350,13 +364,19 @@ def ws_frame_header(length: int, opcode: int = 0x1) -> bytes:
 
 
 class HeldSocket:
-    """A client socket the attacker keeps open; notices when the server answers or closes it."""
+    """A client socket the attacker keeps open; notices when the server answers or closes it,
+    and sends its ``trickle`` (if any) each time it is told to."""
 
-    def __init__(self, sock: socket.socket, opened: float) -> None:
+    def __init__(self, sock: socket.socket, opened: float, trickle: bytes, upgrade: bool) -> None:
         self.sock = sock
         self.opened = opened
+        self.trickle = trickle
+        #: a websocket: trickle only once the server has answered the upgrade (bytes sent
+        #: before the 101 would be dropped with the upgrade request)
+        self.upgrade = upgrade
         self.answered = False
         self.closed_after: float | None = None
+        self._frames = b""  # server frames not yet complete (websockets only)
 
     def poll(self, now: float) -> None:
         if self.closed_after is not None:
@@ -366,6 +386,8 @@ class HeldSocket:
                 data = self.sock.recv(65536)
                 if not data:
                     break
+                if self.answered and self.upgrade:
+                    self._answer_pings(data)
                 self.answered = True
         except BlockingIOError:
             return
@@ -374,22 +396,46 @@ class HeldSocket:
         self.closed_after = now - self.opened
         self.sock.close()
 
-    def send(self, data: bytes) -> None:
-        if self.closed_after is None:
+    def _answer_pings(self, data: bytes) -> None:
+        """Answer the server's pings, as any websocket client library does: that is what kept
+        a silent socket open on the old server."""
+        buffer = self._frames + data
+        while len(buffer) >= 2:
+            opcode, length, start = buffer[0] & 0x0F, buffer[1] & 0x7F, 2
+            if length >= 126:
+                start = 4 if length == 126 else 10
+                if len(buffer) < start:
+                    break
+                length = int.from_bytes(buffer[2:start], "big")
+            if len(buffer) < start + length:
+                break
+            if opcode == 0x9:  # ping: a masked pong with the same payload
+                self.sock.send(ws_frame_header(length, opcode=0xA) + buffer[start : start + length])
+            buffer = buffer[start + length :]
+        self._frames = buffer
+
+    def tick(self) -> None:
+        if self.closed_after is None and self.trickle and (self.answered or not self.upgrade):
             with contextlib.suppress(OSError):
-                self.sock.send(data)
+                self.sock.send(self.trickle)
 
 
 async def open_sockets(
-    port: int, sources: list[str], count: int, seconds: float, first: bytes = b""
-) -> tuple[list[HeldSocket], int]:
-    """Open up to ``count`` connections spread over ``sources`` within ``seconds``, sending
-    ``first`` on each; the held sockets and how many connects failed."""
+    port: int,
+    sources: list[str],
+    count: int,
+    seconds: float,
+    held: list[HeldSocket],
+    first: bytes = b"",
+    trickle: bytes = b"",
+) -> int:
+    """Open up to ``count`` connections spread over ``sources`` within ``seconds`` into
+    ``held``, sending ``first`` on each; how many connects failed."""
     loop = asyncio.get_running_loop()
     deadline = time.monotonic() + seconds
-    held: list[HeldSocket] = []
     failed = 0
     in_flight = asyncio.Semaphore(256)
+    upgrade = b"Upgrade: websocket" in first
 
     async def open_one(i: int) -> None:
         nonlocal failed
@@ -407,24 +453,27 @@ async def open_sockets(
                 sock.close()
                 failed += 1
                 return
-            held.append(HeldSocket(sock, time.monotonic()))
+            held.append(HeldSocket(sock, time.monotonic(), trickle, upgrade))
 
     await asyncio.gather(*(open_one(i) for i in range(count)))
-    return held, failed
+    return failed
 
 
-async def hold(held: list[HeldSocket], seconds: float, every: float = 1.0,
-               trickle: Callable[[HeldSocket], bytes | None] | None = None) -> None:  # fmt: skip
-    """Keep ``held`` open for ``seconds``, sending ``trickle(socket)`` every ``every`` s."""
-    deadline = time.monotonic() + seconds
+async def hold(held: list[HeldSocket], seconds: float, every: float = 0.5,
+               trickle_every: float = 2.0) -> None:  # fmt: skip
+    """For ``seconds``, watch ``held`` (which may still be filling up) every ``every`` s and
+    send each socket's trickle every ``trickle_every`` s."""
+    started = time.monotonic()
+    deadline = started + seconds
+    next_trickle = started + trickle_every
     while time.monotonic() < deadline:
         now = time.monotonic()
         for sock in held:
             sock.poll(now)
-            if trickle is not None:
-                data = trickle(sock)
-                if data:
-                    sock.send(data)
+        if now >= next_trickle:
+            next_trickle += trickle_every
+            for sock in held:
+                sock.tick()
         await asyncio.sleep(min(every, max(0.0, deadline - time.monotonic())))
     now = time.monotonic()
     for sock in held:
@@ -454,9 +503,10 @@ def idle_worker(port: int, source: str, count: int, seconds: float) -> None:
     raise_open_files_limit()
 
     async def attack() -> dict[str, str]:
-        started = time.monotonic()
-        held, failed = await open_sockets(port, [source], count, seconds / 2)
-        await hold(held, seconds - (time.monotonic() - started))
+        held: list[HeldSocket] = []
+        failed, _ = await asyncio.gather(
+            open_sockets(port, [source], count, seconds / 2, held), hold(held, seconds)
+        )
         return {**held_figures(held, source), f"{source}: connects failed": str(failed)}
 
     print(json.dumps(asyncio.run(attack())))
@@ -490,7 +540,9 @@ async def idle(ctx: Context) -> dict[str, str]:
     return figures
 
 
-SLOW_ADDRESSES = [f"127.0.1.{i}" for i in range(1, 11)]
+#: 1,100 sockets over 20 addresses: 55 each, under the default cap per address, so that the
+#: figures show the deadlines rather than the cap
+SLOW_ADDRESSES = [f"127.0.1.{i}" for i in range(1, 21)]
 #: long enough to see the hello deadline (30 s) pass
 SLOW_SECONDS = 45
 
@@ -501,78 +553,76 @@ async def slow(ctx: Context) -> dict[str, str]:
     # an action is the one request whose body is read with no rate limit in the way first
     head = f"POST /api/games/{ctx.game_id}/actions HTTP/1.1\r\nHost: {TARGET}\r\n".encode()
     body_head = head + b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n"
-    headers, bodies, sockets = await asyncio.gather(
-        open_sockets(ctx.port, SLOW_ADDRESSES, 500, 10, first=head),
-        open_sockets(ctx.port, SLOW_ADDRESSES, 500, 10, first=body_head),
-        open_sockets(ctx.port, SLOW_ADDRESSES, 100, 10, first=ws_handshake(f"/ws/{ctx.game_id}")),
-    )
     ping = b'{"type":"ping"}'
-    frame = ws_frame_header(len(ping)) + ping
-    started = time.monotonic()
-
-    def trickle(sock: HeldSocket) -> bytes:
-        # headers get one more header byte, bodies one more body byte, websockets a frame
-        if sock in header_set:
-            return b"X"
-        if sock in body_set:
-            return b" "
-        return frame
-
-    header_set = set(headers[0])
-    body_set = set(bodies[0])
-    everyone = [*headers[0], *bodies[0], *sockets[0]]
-    await hold(everyone, seconds - (time.monotonic() - started), every=2.0, trickle=trickle)
+    headers: list[HeldSocket] = []
+    bodies: list[HeldSocket] = []
+    sockets: list[HeldSocket] = []
+    await asyncio.gather(
+        open_sockets(ctx.port, SLOW_ADDRESSES, 500, 10, headers, head, b"X"),
+        open_sockets(ctx.port, SLOW_ADDRESSES, 500, 10, bodies, body_head, b" "),
+        open_sockets(ctx.port, SLOW_ADDRESSES, 100, 10, sockets,
+                     ws_handshake(f"/ws/{ctx.game_id}"), ws_frame_header(len(ping)) + ping),
+        hold(headers, seconds),
+        hold(bodies, seconds),
+        hold(sockets, seconds),
+    )  # fmt: skip
     return {
-        **held_figures(headers[0], "slow headers"),
-        **held_figures(bodies[0], "slow bodies"),
-        **held_figures(sockets[0], "silent websockets"),
+        **held_figures(headers, "slow headers"),
+        **held_figures(bodies, "slow bodies"),
+        **held_figures(sockets, "silent websockets"),
     }
 
 
 FRAME_BYTES = 16 * 1024 * 1024
 FRAME_CLIENTS = 40
 FRAMES_EACH = 3
+CHUNK = 256 * 1024
 
 
-@scenario("frames", "40 clients each sending 3 websocket frames of 16 MiB")
+@scenario("frames", "40 clients sending websocket frames of 16 MiB (3 per connection, again "
+          "and again)")  # fmt: skip
 async def frames(ctx: Context) -> dict[str, str]:
     loop = asyncio.get_running_loop()
     payload = memoryview(b"a" * FRAME_BYTES)
     header = ws_frame_header(FRAME_BYTES)
     deadline = time.monotonic() + ctx.seconds
-    sent: list[int] = []
+    whole_frames = 0
+    cut_off = 0
+    sent = 0
 
-    async def client(i: int) -> None:
+    async def connection(i: int) -> None:
+        nonlocal whole_frames, cut_off, sent
         sock = socket.socket()
         sock.setblocking(False)
-        total = 0
         try:
             sock.bind((loopback(f"127.0.2.{1 + i % 10}"), 0))
             await loop.sock_connect(sock, (TARGET, ctx.port))
             await loop.sock_sendall(sock, ws_handshake(f"/ws/{ctx.game_id}"))
-            # wait for the 101: bytes sent along with the upgrade request are dropped
-            await loop.sock_recv(sock, 4096)
+            await loop.sock_recv(sock, 4096)  # the 101 (bytes sent before it are dropped)
             for _ in range(FRAMES_EACH):
                 await loop.sock_sendall(sock, header)
-                for start in range(0, FRAME_BYTES, 256 * 1024):
+                for start in range(0, FRAME_BYTES, CHUNK):
                     if time.monotonic() > deadline:
                         return
-                    await loop.sock_sendall(sock, payload[start : start + 256 * 1024])
-                    total += 256 * 1024
+                    await loop.sock_sendall(sock, payload[start : start + CHUNK])
+                    sent += CHUNK
+                whole_frames += 1
         except OSError:
-            pass  # the server cut this client off
+            cut_off += 1
+            await asyncio.sleep(0.2)  # then try again, as an attacker would
         finally:
-            sent.append(total)
             sock.close()
 
+    async def client(i: int) -> None:
+        while time.monotonic() < deadline:
+            await connection(i)
+
     await asyncio.gather(*(client(i) for i in range(FRAME_CLIENTS)))
-    full = FRAMES_EACH * FRAME_BYTES
     return {
         "clients": str(FRAME_CLIENTS),
-        "MiB sent per client (median/max)": (
-            f"{statistics.median(sent) / 2**20:.1f} / {max(sent) / 2**20:.1f}"
-        ),
-        "clients that sent all frames": str(sum(total >= full for total in sent)),
+        "frames sent whole": str(whole_frames),
+        "connections cut off": str(cut_off),
+        "MiB sent": f"{sent / 2**20:.0f}",
     }
 
 
@@ -602,15 +652,23 @@ async def run_scenario(name: str, seconds: float, source: Path | None) -> Result
             if status != 201:
                 raise SystemExit(f"cannot create the attackers' game: {status} {game}")
             await asyncio.sleep(1.0)  # the probe's first moves, before the attack
-            notes = await chosen.run(Context(server.port, server.pid, seconds, game["id"]))
+            # the attack runs in a process of its own too, at a lower priority: attackers on
+            # loopback share this machine's CPUs, a remote one would not
+            attack = await asyncio.create_subprocess_exec(
+                sys.executable, __file__, "--worker", "attack", "--scenario", name,
+                "--port", str(server.port), "--pid", str(server.pid), "--game", game["id"],
+                "--seconds", str(seconds), stdout=subprocess.PIPE,
+            )  # fmt: skip
+            out, _ = await attack.communicate()
+            notes = json.loads(out) if out.strip() else {"attack": "failed"}
         finally:
             assert probe.stdin is not None
             probe.stdin.close()  # tells the probe to stop
-            out, _ = await probe.communicate()
+            probed, _ = await probe.communicate()
             monitor.stop()
             alive = server.proc.poll() is None
             server.stop()
-        lines, size = server.log_figures()
+        lines, size, common = server.log_figures()
     figures = {
         "server up": "yes" if alive else "NO",
         "RSS peak MB": f"{monitor.rss_peak_kb / 1024:.0f}",
@@ -618,10 +676,19 @@ async def run_scenario(name: str, seconds: float, source: Path | None) -> Result
         "fds peak": str(monitor.fds_peak),
         "log lines": str(lines),
         "log KB": f"{size / 1024:.0f}",
-        **(json.loads(out) if out.strip() else {"probe": "failed"}),
+        "most frequent log line": common,
+        **(json.loads(probed) if probed.strip() else {"probe": "failed"}),
         **notes,
     }
     return Result(name, figures)
+
+
+def attack_worker(name: str, ctx: Context) -> None:
+    """The attack process (``--worker attack``): runs one scenario at a lower priority, then
+    prints its figures as JSON."""
+    os.nice(10)
+    raise_open_files_limit()
+    print(json.dumps(asyncio.run(SCENARIOS[name].run(ctx))))
 
 
 def probe_worker(port: int) -> None:
@@ -657,9 +724,11 @@ def main() -> int:
                         help="how long each attack lasts (default 30)")  # fmt: skip
     parser.add_argument("--server-src", type=Path, default=None,
                         help="run the server from this checkout ('before' figures)")  # fmt: skip
-    worker = parser.add_argument_group("worker processes (started by the idle scenario)")
-    worker.add_argument("--worker", choices=["idle", "probe"], help=argparse.SUPPRESS)
+    worker = parser.add_argument_group("worker processes (started by the runner)")
+    worker.add_argument("--worker", choices=["attack", "idle", "probe"], help=argparse.SUPPRESS)
     worker.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    worker.add_argument("--pid", type=int, help=argparse.SUPPRESS)
+    worker.add_argument("--game", help=argparse.SUPPRESS)
     worker.add_argument("--source", help=argparse.SUPPRESS)
     worker.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -668,6 +737,9 @@ def main() -> int:
         return 0
     if args.worker == "probe":
         probe_worker(args.port)
+        return 0
+    if args.worker == "attack":
+        attack_worker(args.scenario, Context(args.port, args.pid, args.seconds, args.game))
         return 0
     if not 1 <= args.seconds <= 300:
         parser.error("--seconds must be from 1 to 300")

@@ -104,8 +104,10 @@ def test_a_websocket_keeps_its_connection_slot_until_it_closes(db: Path) -> None
 def test_the_cap_fits_the_open_files_limit(db: Path) -> None:
     args = build_parser().parse_args(["serve", "--db", str(db), "--max-connections", "5000"])
     app, _ = serve.build_app(args)
-    config = serve.server_config(app, args, files=1000)
-    assert config.http.guard.limits.max_connections == 1000 - serve.RESERVED_FILES
+    config = serve.server_config(app, args, files=4000)
+    assert config.http.guard.limits.max_connections == 4000 - serve.RESERVED_FILES
+    assert serve.connection_cap(5000, files=1024) == 512  # a tiny limit: half of it
+    assert serve.connection_cap(100, files=4000) == 100
 
 
 # ------------------------------------------------------------------------------ timeouts

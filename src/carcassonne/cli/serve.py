@@ -13,8 +13,13 @@ from typing import Any
 from .errors import FAILURE, CommandError
 from .options import int_in, port, seconds_in
 
-#: file descriptors kept free of client connections: the database, the log, the listening socket
-RESERVED_FILES = 64
+#: connections accepted at most in one go (the listen backlog): those over a cap are refused
+#: and closed at once, but for an instant they too hold a file descriptor each
+ACCEPT_BACKLOG = 256
+#: file descriptors kept free of counted connections: the database, the log, the listening
+#: socket, and connections being refused (measured: a burst of idle sockets raised the open
+#: files by about three backlogs above the connections counted)
+RESERVED_FILES = 64 + 3 * ACCEPT_BACKLOG
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -143,9 +148,9 @@ def run(args: argparse.Namespace) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     port = sock.getsockname()[1]  # the one the system chose for --port 0
     files = open_files_limit()
-    if files - RESERVED_FILES < args.max_connections:
+    if connection_cap(args.max_connections, files) < args.max_connections:
         print(
-            f"note: at most {max(1, files - RESERVED_FILES)} connections at once "
+            f"note: at most {connection_cap(args.max_connections, files)} connections at once "
             f"(the open-files limit is {files})",
             file=sys.stderr,
         )
@@ -210,6 +215,13 @@ def open_files_limit() -> int:
     return soft
 
 
+def connection_cap(wanted: int, files: int) -> int:
+    """The connections the server may hold at once under an open-files limit of ``files``
+    (half of them at least, should the limit be tiny: bursts are then briefly paused by the
+    event loop, which logs it)."""
+    return min(wanted, max(files // 2, files - RESERVED_FILES))
+
+
 def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
     """uvicorn's configuration of ``app`` for these flags; ``files``: the open-files limit."""
     import uvicorn
@@ -218,7 +230,7 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
     from ..web.protocol import MAX_MESSAGE_BYTES
 
     limits = ConnectionLimits(
-        max_connections=max(1, min(args.max_connections, files - RESERVED_FILES)),
+        max_connections=connection_cap(args.max_connections, files),
         max_per_address=args.max_connections_per_address,
         header_timeout=args.header_timeout,
         body_timeout=args.body_timeout,
@@ -237,6 +249,7 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
         log_config=None,  # run() logs through a rate-limited handler
         log_level="warning",
         access_log=False,
+        backlog=ACCEPT_BACKLOG,
     )
 
 
