@@ -77,6 +77,18 @@ def test_connections_beyond_the_per_address_cap_are_refused(db: Path) -> None:
             sock.close()
 
 
+def test_a_trusted_proxy_has_no_cap_of_its_own(db: Path) -> None:
+    """Every client behind a proxy comes from its address: the cap would limit them all."""
+    flags = ("--max-connections-per-address", "2", "--trusted-proxy", "127.0.0.1")
+    with LiveServer(db, *flags) as server:
+        held = [server.connect("127.0.0.1") for _ in range(3)]
+        time.sleep(0.2)
+        status, _, _ = server.request("GET", "/api/meta", source="127.0.0.1")
+        assert status == 200
+        for sock in held:
+            sock.close()
+
+
 def test_connections_beyond_the_total_cap_are_refused(db: Path) -> None:
     with LiveServer(db, "--max-connections", "3") as server:
         held = [server.connect(f"127.0.0.{i}") for i in (1, 2, 3)]
