@@ -1,0 +1,160 @@
+"""Expert bot strength and cost: win rate against other bots, with a 95 % interval.
+
+Plays ``--games`` games of the expert (``--expert SPEC``) against ``--opponents`` (one spec per
+other seat, default one greedy bot), seats rotating from game to game as in ``carcassonne
+simulate`` (game ``i`` is shuffled with seed ``S + i``), and prints per bot: wins, win rate with
+its Wilson 95 % interval (a tie counts as a shared win), mean score and mean points by source;
+then what the expert's searches cost: seconds and playouts per searched decision (median and
+10th-90th percentile), so that a time budget can be read as iterations on this machine.
+
+    python benchmarks/bench_expert.py --games 100 --expert expert:seconds=0.5 --jobs 2
+    python benchmarks/bench_expert.py --games 100 --bets --map france --map-chips
+    python benchmarks/bench_expert.py --games 60 --opponents greedy,greedy     # 3 players
+    python benchmarks/bench_expert.py --games 100 --expert expert:iterations=40 --json
+
+Not a test: run it by hand and put the figures in ``benchmarks/README.md``.  With a time budget
+the figures depend on how busy the machine is (the searches get fewer playouts), so the cost
+lines are part of the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+from carcassonne.bots import check_bot_spec, make_bot, split_bot_specs
+from carcassonne.bots.expert import ExpertBot
+from carcassonne.cli.options import add_game_options, options_from_args
+from carcassonne.cli.simulate import Result, bot_seed, build_report, seat_order
+from carcassonne.game import Game, GameOptions, GameSummary
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    index: int
+    options: GameOptions
+    specs: tuple[str, ...]  # bot spec per seat
+
+
+@dataclass(slots=True)
+class Played:
+    result: Result
+    #: (seconds, playouts) of each expert decision that was searched (more than one option)
+    searches: list[tuple[float, int]]
+
+
+def play(task: Task) -> Played:
+    options = task.options
+    assert options.seed is not None
+    game = Game(options)
+    bots = [make_bot(spec, bot_seed(options.seed, seat)) for seat, spec in enumerate(task.specs)]
+    searches: list[tuple[float, int]] = []
+    while not game.is_over:
+        bot = bots[game.to_move]
+        searched = isinstance(bot, ExpertBot) and len(game.legal_actions()) > 1
+        action = bot.choose(game)
+        if searched:
+            assert isinstance(bot, ExpertBot)
+            searches.append((bot.stats.seconds, bot.stats.playouts))
+        game.apply(action)
+    summary = GameSummary.of(game)
+    result = Result(task.index, list(game.scores), game.winners(), summary.by_source, [])
+    return Played(result, searches)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a win rate (ties counted as half wins)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentiles(values: list[float]) -> tuple[float, float, float]:
+    """10th percentile, median, 90th percentile."""
+    if not values:
+        return 0.0, 0.0, 0.0
+    ordered = sorted(values)
+    low = ordered[int(0.1 * (len(ordered) - 1))]
+    high = ordered[int(0.9 * (len(ordered) - 1))]
+    return low, statistics.median(ordered), high
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--expert", default="expert:seconds=0.5", help="the expert's spec")
+    parser.add_argument(
+        "--opponents", default="greedy", help="specs of the other seats (default greedy)"
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_game_options(parser, players=False)
+    args = parser.parse_args()
+    specs = [check_bot_spec(args.expert)] + [
+        check_bot_spec(s) for s in split_bot_specs(args.opponents)
+    ]
+    first_seed = 1000 if args.seed is None else args.seed
+    args.seed = first_seed
+    options = options_from_args(args, players=len(specs))
+    tasks = [
+        Task(
+            i,
+            options.with_(seed=first_seed + i),
+            tuple(specs[e] for e in seat_order(i, len(specs), True)),
+        )
+        for i in range(args.games)
+    ]
+    start = time.perf_counter()
+    if args.jobs > 1:
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            played = list(pool.imap_unordered(play, tasks))
+    else:
+        played = [play(task) for task in tasks]
+    seconds = time.perf_counter() - start
+    played.sort(key=lambda p: p.result.index)
+    report = build_report([p.result for p in played], specs, options, True, seconds, [])
+    for row in report["bots"]:
+        low, high = wilson(row["wins"], row["games"])
+        row["win_rate_95"] = [round(low, 3), round(high, 3)]
+    searches = [s for p in played for s in p.searches]
+    times = percentiles([s for s, _ in searches])
+    playouts = percentiles([float(n) for _, n in searches])
+    report["expert_searches"] = {
+        "decisions": len(searches),
+        "seconds_p10_median_p90": [round(t, 4) for t in times],
+        "playouts_p10_median_p90": list(playouts),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    sources = list(report["bots"][0]["mean_points_by_source"])
+    print(f"{report['games']} games, {', '.join(specs)}, seeds {report['seeds']}, options:")
+    print("  " + ", ".join(f"{k}={v}" for k, v in report["options"].items() if v))
+    print(f"{'bot':<32} {'wins':>6} {'win %':>6} {'95 % CI':>12} {'mean':>6}  by source")
+    for row in report["bots"]:
+        low, high = row["win_rate_95"]
+        by = " ".join(f"{s} {row['mean_points_by_source'][s]:.1f}" for s in sources)
+        print(
+            f"{row['bot']:<32} {row['wins']:>6} {100 * row['win_rate']:>6.1f} "
+            f"{100 * low:>5.1f}-{100 * high:<5.1f} {row['mean_score']:>6.1f}  {by}"
+        )
+    print(
+        f"expert searches: {len(searches)}; seconds per search p10/median/p90 "
+        f"{times[0]:.3f}/{times[1]:.3f}/{times[2]:.3f}; playouts {playouts[0]:.0f}/"
+        f"{playouts[1]:.0f}/{playouts[2]:.0f}"
+    )
+    print(f"{seconds:.1f} s wall clock, --jobs {args.jobs}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
