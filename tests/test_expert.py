@@ -20,7 +20,7 @@ from carcassonne.bots import (
     parse_bot_spec,
     split_bot_specs,
 )
-from carcassonne.bots.expert import ExpertBot
+from carcassonne.bots.expert import MIN_ROUNDS, ExpertBot
 from carcassonne.bots.greedy import GreedyBot
 from carcassonne.bots.random_bot import RandomBot
 from carcassonne.cli.main import main
@@ -163,6 +163,8 @@ def test_on_the_last_tile_the_expert_plays_the_best_exact_outcome() -> None:
     bot = ExpertBot(7, iterations=200, width=100)
     placement = bot.choose(game)
     assert margins[placement] == max(margins.values())
+    # exact outcomes: every candidate is settled after MIN_ROUNDS playouts and the search stops
+    assert bot.stats.playouts == MIN_ROUNDS * len(margins) < 200
     game.apply(placement)
     game.apply(bot.choose(game))
     assert game.scores[0] - game.scores[1] == max(margins.values())

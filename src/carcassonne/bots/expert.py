@@ -20,7 +20,8 @@ How the search spends its budget (the levers measured in ``benchmarks/README.md`
   compared on the rounds they share.
 - **Racing**: after each round, a candidate whose paired mean difference to the leader is below
   zero by more than :data:`PRUNE_Z` standard errors (after :data:`MIN_ROUNDS` shared rounds) is
-  dropped.
+  dropped, and so is one whose playouts all ended exactly like the leader's (an equivalent
+  move).  The search stops early when one candidate is left and none is waiting.
 - **Playouts**: from the candidate, the game goes on by the greedy policy (the bot's own
   follow-up steps of this turn, then ``depth`` further tile turns, by default until the bot's
   next turn: every opponent's reply), then the position is valued by the greedy bot's static
@@ -57,6 +58,8 @@ PRIOR_GAP = 8.0
 MIN_ROUNDS = 3
 #: how many standard errors below the leader rule a candidate out
 PRUNE_Z = 1.5
+#: rewards closer than this are the same outcome (they are sums of floats)
+_SAME = 1e-9
 DEFAULT_SECONDS = 0.5
 DEFAULT_WIDTH = 5
 
@@ -311,7 +314,9 @@ def _race(alive: list[_Candidate], keep: int) -> tuple[list[_Candidate], list[_C
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         upper = mean + PRUNE_Z * math.sqrt(var / n)
-        if upper < 0:
+        # A candidate whose every playout ended exactly like the leader's is an equivalent move
+        # (a symmetric rotation, an exact end game): comparing it further teaches nothing.
+        if upper < 0 or all(abs(d) < _SAME for d in diffs):
             margins.append((upper, candidate))
     margins.sort(key=lambda m: m[0])
     removable = max(0, len(alive) - keep)
