@@ -88,6 +88,29 @@ def percentiles(values: list[float]) -> tuple[float, float, float]:
     return low, statistics.median(ordered), high
 
 
+def run(tasks: list[Task], jobs: int) -> list[Played]:
+    """Play the tasks; on Ctrl-C (or ``timeout -s INT``) stop and keep the finished games, so
+    a long run cut short still reports what it has.  Progress goes to stderr."""
+    played: list[Played] = []
+    wins = 0.0
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    try:
+        results = pool.imap_unordered(play, tasks) if pool else map(play, tasks)
+        for game in results:
+            played.append(game)
+            result = game.result
+            expert_seat = seat_order(result.index, len(tasks[0].specs), True).index(0)
+            if expert_seat in result.winners:
+                wins += 1 / len(result.winners)
+            print(f"{len(played)}/{len(tasks)} games, expert wins {wins:g}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print(f"interrupted: reporting the {len(played)} finished games", file=sys.stderr)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    return played
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
@@ -114,12 +137,11 @@ def main() -> int:
         for i in range(args.games)
     ]
     start = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            played = list(pool.imap_unordered(play, tasks))
-    else:
-        played = [play(task) for task in tasks]
+    played = run(tasks, args.jobs)
     seconds = time.perf_counter() - start
+    if not played:
+        print("no game finished", file=sys.stderr)
+        return 1
     played.sort(key=lambda p: p.result.index)
     report = build_report([p.result for p in played], specs, options, True, seconds, [])
     for row in report["bots"]:
@@ -137,7 +159,7 @@ def main() -> int:
         print(json.dumps(report, indent=2))
         return 0
     sources = list(report["bots"][0]["mean_points_by_source"])
-    print(f"{report['games']} games, {', '.join(specs)}, seeds {report['seeds']}, options:")
+    print(f"{report['games']} of {len(tasks)} games, {', '.join(specs)}, options:")
     print("  " + ", ".join(f"{k}={v}" for k, v in report["options"].items() if v))
     print(f"{'bot':<32} {'wins':>6} {'win %':>6} {'95 % CI':>12} {'mean':>6}  by source")
     for row in report["bots"]:
