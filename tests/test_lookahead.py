@@ -220,3 +220,46 @@ def test_greedy_scores_random_positions_as_the_copying_reference(
         GreedyBot(bot_seed).score_actions(game), CopyingGreedyBot(bot_seed).score_actions(game)
     )
     assert GreedyBot(bot_seed).choose(game) == CopyingGreedyBot(bot_seed).choose(game)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS.values(), ids=OPTION_SETS.keys())
+def test_valuing_a_placement_from_the_positions_estimates_equals_valuing_it_afresh(
+    options: dict[str, Any],
+) -> None:
+    """Every placement of every turn of 3-player games played by greedy bots (so that many
+    figures stand on the board): the same values and figures in hand, to the last bit."""
+    game = Game(players=3, seed=7, **options)
+    bots = [GreedyBot(seat) for seat in range(3)]
+    compared = 0
+    while not game.is_over:
+        if game.phase == "tile":
+            evaluator = Evaluator(game)
+            known = evaluator.estimates(game)
+            for action in game.legal_actions():
+                with game.placed_for_lookahead(action):
+                    assert evaluator.assess(game, known) == evaluator.assess(game)
+                compared += 1
+        game.apply(bots[game.to_move].choose(game))
+    assert compared > 1000
+
+
+@pytest.mark.parametrize("options", OPTION_SETS.values(), ids=OPTION_SETS.keys())
+def test_choosing_in_a_world_is_choose_without_the_determinization(
+    options: dict[str, Any],
+) -> None:
+    """At every decision of a game: choose_in_world on the determinization choose would draw
+    (the same generator state) gives choose's action, and leaves that world untouched."""
+    game = Game(players=3, seed=3, **options)
+    players = [make_bot("random", seat) for seat in range(3)]
+    decisions = 0
+    while not game.is_over:
+        if len(game.legal_actions()) > 1:
+            chooser, searcher = GreedyBot(decisions), GreedyBot(decisions)
+            world = searcher.determinize(game)
+            before = snapshot(world)
+            assert searcher.choose_in_world(world) == chooser.choose(game)
+            assert snapshot(world) == before
+            assert searcher.rng.getstate() == chooser.rng.getstate()
+            decisions += 1
+        game.apply(players[game.to_move].choose(game))
+    assert decisions > 50

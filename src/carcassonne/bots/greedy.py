@@ -19,6 +19,13 @@ random, and does all its look-ahead on that.  A look-ahead that draws the next t
 turns a chip up therefore sees a sample, never the real hidden state, and the bot's choice
 depends only on what its seat knows and on its seed.
 
+**For searches** (the expert bot's playouts): :meth:`GreedyBot.choose_in_world` makes the same
+choice in a game that already is a sampled world, without drawing another determinization (which
+copies the game), and leaves that game exactly as it was.  A greedy decision costs about as much
+as 20–50 random ones (`benchmarks/README.md`).  Public API kept stable for such callers:
+``choose``, ``choose_in_world``, ``score_actions``, ``evaluator``, ``lookahead``, ``pick``,
+``register_policy``.
+
 Other phases (expansion decisions such as ``bet``, ``settle``, ``wine``) go through a **policy
 registry**.  The bundled expansions' policies live in ``bots/bets_policy.py`` and
 ``bots/mapchips_policy.py`` and are installed when this module loads; any other code registers
@@ -53,7 +60,7 @@ from typing import Any
 
 from ..actions import Pass, PlaceFigure
 from ..game import Game
-from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, relative
+from .evaluate import DEFAULT_WEIGHTS, Estimates, Evaluator, Weights, relative
 
 Policy = Callable[[Game, "GreedyBot"], Any]
 
@@ -82,11 +89,23 @@ class GreedyBot:
         return Evaluator(game, self.weights)
 
     def choose(self, game: Game) -> Any:
-        actions = game.legal_actions()
+        if len(game.legal_actions()) == 1:
+            return game.legal_actions()[0]
+        return self.choose_in_world(self.determinize(game))
+
+    def choose_in_world(self, world: Game) -> Any:
+        """The bot's choice in ``world``, a game that already is a sample of what the deciding
+        seat cannot know, without drawing another: the fast path for playouts in a search.
+
+        ``world`` is a determinization (:meth:`determinize`, :meth:`Game.determinized`) or a
+        position a search reached from one; it is left exactly as it was.  :meth:`choose` is
+        this on a fresh determinization.  Never call it on the real game: its look-ahead would
+        see hidden information (trying a placement turns a face-down map chip up).
+        """
+        actions = world.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        world = self.determinize(game)
-        policy = _POLICIES.get(game.phase)
+        policy = _POLICIES.get(world.phase)
         if policy is not None:
             return policy(world, self)
         return self.pick(self._score_actions(world))
@@ -132,17 +151,21 @@ class GreedyBot:
 
     def _score_placements(self, game: Game, actions: Sequence[Any]) -> list[tuple[float, Any]]:
         evaluator = self.evaluator(game)
+        known = evaluator.estimates(game)
         scored: list[tuple[float, Any]] = []
         for action in actions:
             with game.placed_for_lookahead(action):
-                options = self._score_figure_actions(game, evaluator)
+                options = self._score_figure_actions(game, evaluator, known)
             scored.append((max(score for score, _ in options), action))
         return scored
 
-    def _score_figure_actions(self, game: Game, evaluator: Evaluator) -> list[tuple[float, Any]]:
-        """(worth, action) for each step-2 action, with the tile just placed."""
+    def _score_figure_actions(
+        self, game: Game, evaluator: Evaluator, known: Estimates | None = None
+    ) -> list[tuple[float, Any]]:
+        """(worth, action) for each step-2 action, with the tile just placed (``known``: the
+        position's estimates from before the tile, see :meth:`Evaluator.assess`)."""
         seat = game.to_move
-        values, free = evaluator.assess(game)
+        values, free = evaluator.assess(game, known)
         placed = game.last_placed
         assert placed is not None
         scored: list[tuple[float, Any]] = []
