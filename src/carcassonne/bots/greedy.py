@@ -22,7 +22,7 @@ depends only on what its seat knows and on its seed.
 **For searches** (the expert bot's playouts): :meth:`GreedyBot.choose_in_world` makes the same
 choice in a game that already is a sampled world, without drawing another determinization (which
 copies the game), and leaves that game exactly as it was.  A greedy decision costs about as much
-as 20–50 random ones (`benchmarks/README.md`).  Public API kept stable for such callers:
+as ~30 random moves (`benchmarks/README.md`).  Public API kept stable for such callers:
 ``choose``, ``choose_in_world``, ``score_actions``, ``evaluator``, ``lookahead``, ``pick``,
 ``register_policy``.
 
