@@ -10,12 +10,15 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from web_helpers import LiveServer, read_until_closed
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from carcassonne.cli import serve
@@ -274,3 +277,46 @@ def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> 
         "--trusted-proxy",
     ):
         assert flag in text
+
+
+def test_a_compressed_frame_is_held_to_the_limit_once_inflated(db: Path) -> None:
+    """Per-message deflate: a small frame must not inflate past the protocol's 64 KiB."""
+    with LiveServer(db) as server:
+        game = create_game(server)
+        with websocket(server, game["id"]) as ws:  # the client compresses by default
+            ws.send("a" * (4 * MAX_MESSAGE_BYTES))  # a few hundred bytes on the wire
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+
+
+def test_serve_logs_a_flood_of_refusals_in_a_few_lines(tmp_path: Path) -> None:
+    """The real command: its log handler drops all but a few lines of one kind."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = str(tmp_path / "games.sqlite3")
+    command = [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(port),
+               "--db", db, "--max-connections-per-address", "1"]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        for _ in range(150):  # up to 15 s to start listening
+            try:
+                held = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not start")
+        time.sleep(0.2)
+        for _ in range(50):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as refused:
+                assert refused.recv(100).startswith(b"HTTP/1.1 503")
+        held.close()
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=15)
+    lines = err.decode().splitlines()
+    refusals = [line for line in lines if "refused a connection" in line]
+    assert len(refusals) == 10, lines  # LogThrottle's burst
+    assert not any("Traceback" in line for line in lines)
