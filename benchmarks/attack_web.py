@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from websockets.asyncio.client import connect
+from bench_web import Stats, play_seat
+from websockets.exceptions import ConnectionClosed
 
 TARGET = "127.0.0.1"
 #: the probe's own address, so that caps per address never count it with an attacker
@@ -226,85 +227,56 @@ class Monitor:
 
 @dataclass
 class Probe:
-    """Plays two-seat games from :data:`PROBE_ADDRESS`, timing each move from sending ``act``
-    until the state that includes it arrives."""
+    """Plays two-seat games from :data:`PROBE_ADDRESS` with ``bench_web``'s seat clients,
+    timing each move from sending ``act`` until the state that includes it arrives."""
 
     port: int
-    round_trips: list[float] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
 
     async def run(self, stop: asyncio.Event) -> None:
-        seed = 1
-        while not stop.is_set():
+        playing = asyncio.create_task(self._play())
+        await stop.wait()
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
+
+    async def _play(self) -> None:
+        for seed in range(1, 10_000):
             status, game = await asyncio.to_thread(
                 request, self.port, "POST", "/api/games", {**TWO_HUMANS, "options": {"seed": seed}}
             )
             if status != 201:
-                self.errors.append(f"create: {status} {game}")
-                await _wait(stop, 1.0)
+                self.stats.errors.append(f"create: {status} {game}")
+                await asyncio.sleep(1.0)
                 continue
-            seed += 1
             rng = random.Random(seed)
-            seats = [self._seat(game["id"], seat["token"], rng, stop) for seat in game["seats"]]
-            await asyncio.gather(*seats)
-
-    async def _seat(
-        self, game_id: str, token: str, rng: random.Random, stop: asyncio.Event
-    ) -> None:
-        uri = f"ws://{TARGET}:{self.port}/ws/{game_id}"
-        try:
-            async with connect(uri, max_size=2**22, local_addr=(PROBE_ADDRESS, 0)) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
-                sent_at: float | None = None
-                sent_ply = -1
-                while not stop.is_set():
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), 0.5)
-                    except TimeoutError:
-                        continue
-                    message = json.loads(raw)
-                    if message["type"] == "error":
-                        self.errors.append(message["message"])
-                        sent_at = None
-                        continue
-                    if message["type"] != "state":
-                        continue
-                    if sent_at is not None and message["ply"] > sent_ply:
-                        self.round_trips.append(time.perf_counter() - sent_at)
-                        sent_at = None
-                    if message["view"]["phase"] == "over":
-                        return
-                    legal = message["view"].get("legal_actions")
-                    if legal and sent_at is None:
-                        await asyncio.sleep(PROBE_PAUSE)
-                        sent_ply = message["ply"]
-                        sent_at = time.perf_counter()
-                        act = {"type": "act", "actions": [rng.choice(legal)], "ply": sent_ply}
-                        await ws.send(json.dumps(act))
-        except (OSError, Exception) as exc:  # the probe reports failures, it never stops the run
-            self.errors.append(f"{type(exc).__name__}: {exc}")
-            await _wait(stop, 1.0)
+            seats = [
+                play_seat(self.port, game["id"], seat["token"], random.Random(rng.random()),
+                          self.stats, time.monotonic() + 600, pause=PROBE_PAUSE,
+                          source=PROBE_ADDRESS)
+                for seat in game["seats"]
+            ]  # fmt: skip
+            try:
+                await asyncio.gather(*seats)
+            except (OSError, ConnectionClosed) as exc:  # reported; the probe goes on
+                self.stats.errors.append(f"{type(exc).__name__}: {exc}")
+                await asyncio.sleep(1.0)
 
     def figures(self) -> dict[str, str]:
-        trips = sorted(self.round_trips)
+        trips = sorted(self.stats.round_trips)
         if not trips:
             return {
                 "moves": "0",
                 "p50 ms": "-",
                 "p95 ms": "-",
-                "probe errors": str(len(self.errors)),
+                "probe errors": str(len(self.stats.errors)),
             }
         return {
             "moves": str(len(trips)),
             "p50 ms": f"{statistics.median(trips) * 1000:.0f}",
             "p95 ms": f"{trips[min(len(trips) - 1, int(0.95 * len(trips)))] * 1000:.0f}",
-            "probe errors": str(len(self.errors)),
+            "probe errors": str(len(self.stats.errors)),
         }
-
-
-async def _wait(stop: asyncio.Event, seconds: float) -> None:
-    with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(stop.wait(), seconds)
 
 
 # ------------------------------------------------------------------------------ scenarios

@@ -75,10 +75,20 @@ def create_game(port: int, seed: int) -> dict[str, Any]:
 
 
 async def play_seat(
-    port: int, game_id: str, token: str, rng: random.Random, stats: Stats, deadline: float
+    port: int,
+    game_id: str,
+    token: str,
+    rng: random.Random,
+    stats: Stats,
+    deadline: float,
+    *,
+    pause: float = 0.0,
+    source: str = "127.0.0.1",
 ) -> None:
-    """One seat's client: answer every state where this seat must act with a random action."""
-    async with connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**22) as ws:
+    """One seat's client, connecting from ``source``: answer every state where this seat must
+    act with a random action, ``pause`` seconds after it arrives."""
+    uri = f"ws://127.0.0.1:{port}/ws/{game_id}"
+    async with connect(uri, max_size=2**22, local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         sent_ply = -1
@@ -105,6 +115,8 @@ async def play_seat(
                 return
             legal = view.get("legal_actions")
             if legal and sent_at is None:
+                if pause:
+                    await asyncio.sleep(pause)
                 action = rng.choice(legal)
                 sent_ply = ply
                 sent_at = time.perf_counter()

@@ -7,12 +7,14 @@ buffered far past the protocol's limit, forged ``X-Forwarded-For`` headers belie
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,18 @@ def websocket(server: LiveServer, game_id: str, source: str = "127.0.0.1") -> An
     return connect(f"ws://127.0.0.1:{server.port}/ws/{game_id}", sock=sock, open_timeout=5)
 
 
+@contextlib.contextmanager
+def held_connections(server: LiveServer, sources: list[str]) -> Iterator[list[socket.socket]]:
+    """Idle connections from ``sources``, accepted and counted by the server; closed after."""
+    held = [server.connect(source) for source in sources]
+    time.sleep(0.2)
+    try:
+        yield held
+    finally:
+        for sock in held:
+            sock.close()
+
+
 def assert_refused(sock: socket.socket) -> dict[str, Any]:
     """The server answered a connection over its cap with a 503 in the API's error format and
     closed it at once."""
@@ -63,9 +77,10 @@ def assert_refused(sock: socket.socket) -> dict[str, Any]:
 
 def test_connections_beyond_the_per_address_cap_are_refused(db: Path) -> None:
     """Issue: 20,000 idle sockets exhausted the server's file descriptors."""
-    with LiveServer(db, "--max-connections-per-address", "3") as server:
-        held = [server.connect("127.0.0.1") for _ in range(3)]
-        time.sleep(0.2)  # accepted and counted
+    with (
+        LiveServer(db, "--max-connections-per-address", "3") as server,
+        held_connections(server, ["127.0.0.1"] * 3) as held,
+    ):
         error = assert_refused(server.connect("127.0.0.1"))
         assert error["message"] == "too many connections from this address"
         # another address is served meanwhile
@@ -76,30 +91,21 @@ def test_connections_beyond_the_per_address_cap_are_refused(db: Path) -> None:
         time.sleep(0.2)
         status, _, _ = server.request("GET", "/api/meta", source="127.0.0.1")
         assert status == 200
-        for sock in held:
-            sock.close()
 
 
 def test_a_trusted_proxy_has_no_cap_of_its_own(db: Path) -> None:
     """Every client behind a proxy comes from its address: the cap would limit them all."""
     flags = ("--max-connections-per-address", "2", "--trusted-proxy", "127.0.0.1")
-    with LiveServer(db, *flags) as server:
-        held = [server.connect("127.0.0.1") for _ in range(3)]
-        time.sleep(0.2)
+    with LiveServer(db, *flags) as server, held_connections(server, ["127.0.0.1"] * 3):
         status, _, _ = server.request("GET", "/api/meta", source="127.0.0.1")
         assert status == 200
-        for sock in held:
-            sock.close()
 
 
 def test_connections_beyond_the_total_cap_are_refused(db: Path) -> None:
-    with LiveServer(db, "--max-connections", "3") as server:
-        held = [server.connect(f"127.0.0.{i}") for i in (1, 2, 3)]
-        time.sleep(0.2)
+    sources = ["127.0.0.1", "127.0.0.2", "127.0.0.3"]
+    with LiveServer(db, "--max-connections", "3") as server, held_connections(server, sources):
         error = assert_refused(server.connect("127.0.0.4"))
         assert error["message"] == "the server has too many connections open"
-        for sock in held:
-            sock.close()
 
 
 def test_a_websocket_keeps_its_connection_slot_until_it_closes(db: Path) -> None:
