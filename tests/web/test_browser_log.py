@@ -398,3 +398,14 @@ def test_summary_shows_whole_seat_names(server: Server, page: Any) -> None:  # n
     assert cut == 0
     page.locator("[data-summary]").scroll_into_view_if_needed()
     shot(page, "25-summary-names")
+
+
+def test_rules_gallery_names_tiles_in_words(server: Server, page: Any) -> None:  # noqa: F811
+    page.goto(server.url + "/#/rules")
+    caption = page.locator('.gallery figure[data-tile="base/D"] figcaption')
+    expect(caption).to_have_text("D · City and road ×4")
+    expect(page.locator('.gallery figure[data-tile="bets/09"] figcaption')).to_have_text(
+        "09 · Monastery, betting office and road ×1"
+    )
+    page.select_option("#language", "fr")
+    expect(caption).to_have_text("D · Ville et route ×4")

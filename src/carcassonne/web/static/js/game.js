@@ -353,11 +353,7 @@ class GameScreen {
         });
       this.board.setSpots(figureTile, spots, chosen ? { ...chosen, colour, seat: view.to_move } : null);
     }
-    if (mine && !["tile", "figure"].includes(phase)) {
-      // Bets are placed on the office of the tile just placed.
-      if (phase === "bet" && this.board.last) this.board.markSquares([this.board.last]);
-      this.markSettle(null);
-    }
+    this.decisionMarks();
     this.renderSidebar();
   }
 
@@ -379,7 +375,8 @@ class GameScreen {
     if (wine) panels.push(wine);
     panels.push(logPanel(this.events, seats, (squares) => {
       this.board.drawMarks(view);
-      this.board.markSquares(squares, "hl-feature");
+      if (squares.length) this.board.markSquares(squares, "hl-feature");
+      else this.decisionMarks();
     }));
     this.gains = [];
     const scroll = this.sidebar.scrollTop;
@@ -503,7 +500,7 @@ class GameScreen {
       const candidate = this.settleCandidate(a);
       if (candidate) {
         // Pointing at (or tabbing to) a choice outlines its feature on the board.
-        const show = (on) => () => this.markSettle(on ? candidate : null);
+        const show = (on) => () => this.decisionMarks(on ? candidate : null);
         body.push(html("button", {
           onclick: () => this.send([a]), "data-action": a.type, "data-settle": `${a.kind}:${a.location}`,
           onmouseenter: show(true), onmouseleave: show(false), onfocus: show(true), onblur: show(false),
@@ -528,14 +525,17 @@ class GameScreen {
   }
 
   /**
-   * While bets are settled: the office outlined and every candidate feature marked on the
-   * board; `chosen` (the choice pointed at) is outlined strongly.
+   * What a decision is about, on the board: the office a bet goes on; while bets are settled,
+   * the office and every candidate feature, or only `chosen` (the choice pointed at).
    */
-  markSettle(chosen) {
-    const candidates = ((this.view.expansions || {}).bets || {}).settle;
-    if (!this.myTurn() || !candidates || !candidates.length) return;
-    const squares = (c) => c.squares.map(([x, y]) => ({ x, y }));
+  decisionMarks(chosen = null) {
+    const phase = this.view.phase;
+    if (!this.myTurn() || ["tile", "figure", "over"].includes(phase)) return;
     this.board.drawMarks(this.view);
+    if (phase === "bet" && this.board.last) this.board.markSquares([this.board.last]);
+    const candidates = ((this.view.expansions || {}).bets || {}).settle;
+    if (!candidates || !candidates.length) return;
+    const squares = (c) => c.squares.map(([x, y]) => ({ x, y }));
     if (chosen) this.board.markSquares(squares(chosen), "hl-settle");
     else for (const c of candidates) this.board.markSquares(squares(c), "hl-candidate");
     this.board.markSquares([{ x: candidates[0].x, y: candidates[0].y }], "hl-office");

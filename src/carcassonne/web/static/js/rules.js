@@ -3,6 +3,7 @@
 import { t, has } from "./i18n.js";
 import { html, svg } from "./svg.js";
 import { drawTile, tileIds, tileInfo } from "./tiles.js";
+import { tileName } from "./panels.js";
 
 const SECTIONS = ["goal", "turn", "scoring", "final", "river", "abbot", "bets", "map", "mapchips"];
 
@@ -23,9 +24,11 @@ export function mountRules(container) {
     for (const set of ["base", "river", "bets"]) {
       for (const id of tileIds().filter((k) => k.startsWith(set + "/"))) {
         const info = tileInfo(id);
-        const s = svg("svg", { viewBox: "-2 -2 104 104", role: "img", "aria-label": id });
+        // The letter (the usual name among players, e.g. "D") and what the tile shows.
+        const name = `${info.name} · ${tileName(id)}`;
+        const s = svg("svg", { viewBox: "-2 -2 104 104", role: "img", "aria-label": name });
         drawTile(s, id, 0);
-        gallery.appendChild(html("figure", { "data-tile": id }, s, html("figcaption", {}, `${id} ×${info.count}`)));
+        gallery.appendChild(html("figure", { "data-tile": id }, s, html("figcaption", {}, `${name} ×${info.count}`)));
       }
     }
     body.appendChild(gallery);
