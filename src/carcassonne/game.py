@@ -864,13 +864,15 @@ class Game:
         """An independent copy for search (shares only immutable tile data)."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
-        clones: dict[int, Feature] = {}
-        new_features = []
-        for feature in self.seg_feature:
-            clone = clones.get(id(feature))
-            if clone is None:
-                clone = clones[id(feature)] = feature.clone()
-            new_features.append(clone)
+        # Each feature is cloned at its first segment and all its segments pointed to the clone
+        # at once, so later segments of it are recognised by being already replaced.
+        originals = self.seg_feature
+        new_features = originals.copy()
+        for g, feature in enumerate(originals):
+            if new_features[g] is feature:
+                clone = feature.clone()
+                for segment in feature.segments:
+                    new_features[segment] = clone
         other.seg_feature = new_features
         other.seg_pos = self.seg_pos.copy()
         other.board = self.board.copy()

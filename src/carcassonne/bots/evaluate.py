@@ -24,7 +24,9 @@ Expansions adjust the evaluation with :func:`register_adjustment`, from their ow
     register_adjustment("map-chips", chips)
 
 ``before`` is the position the deciding ``seat`` is at, ``after`` the position being valued (a
-copy after some of its options were applied).  Two uses: keep hidden information hidden (a bot
+copy after some of its options were applied, or ``before`` itself with a candidate tile placed on
+it, :meth:`Game.placed_for_lookahead`: so read from ``before`` only what placing a tile does not
+change, such as the number of tiles left).  Two uses: keep hidden information hidden (a bot
 that applies an option to a copy sees what the engine reveals, e.g. a face-down map chip's value
 in ``after.scores``; the adjustment replaces it by what ``seat`` may expect), and value an
 expansion's assets that scores do not show yet (chips that may become wine, bets lying on
@@ -108,15 +110,12 @@ def _changed_by_placement(game: Game) -> set[Feature]:
 def _estimate_is_stale(
     game: Game, feature: Feature, estimate: Estimate, changed: set[Feature]
 ) -> bool:
-    """Whether a feature the placement did not change has a different estimate all the same: a
-    cloister that got a neighbour, a field whose bordering cities changed (or were merged into
-    one of the ``changed`` features)."""
-    kind = feature.kind
-    if kind in (CITY, ROAD):
-        return False
+    """Whether a cloister or field the placement did not change has a different estimate all the
+    same: a cloister that got a neighbour, a field whose bordering cities changed (or were merged
+    into one of the ``changed`` features).  Roads and cities depend on themselves only."""
     placed = game.last_placed
     assert placed is not None
-    if kind != FIELD:
+    if feature.kind != FIELD:
         (pos,) = feature.squares
         return pos - placed.pos in _AROUND
     seg_feature = game.seg_feature
@@ -283,7 +282,12 @@ class Evaluator:
             estimate = None
             if known is not None and feature not in changed:
                 estimate = known.get(feature)
-                if estimate is not None and _estimate_is_stale(game, feature, estimate, changed):
+                if (
+                    estimate is not None
+                    and feature.kind != CITY
+                    and feature.kind != ROAD
+                    and _estimate_is_stale(game, feature, estimate, changed)
+                ):
                     estimate = None
             if estimate is None:
                 estimate = self._estimate(game, feature)
