@@ -25,6 +25,8 @@ from websockets.sync.client import connect
 
 from carcassonne.cli import serve
 from carcassonne.cli.main import build_parser
+from carcassonne.web import app as app_module
+from carcassonne.web.connections import CLOSE_TIMEOUT
 from carcassonne.web.logthrottle import LogThrottle
 from carcassonne.web.protocol import MAX_MESSAGE_BYTES
 
@@ -183,6 +185,19 @@ def test_an_idle_connection_is_closed_after_its_response(db: Path) -> None:
         sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n")
         received, seconds = read_until_closed(sock, limit=3)
         assert received.startswith(b"HTTP/1.1 200") and seconds < 1.5
+
+
+def test_a_websocket_without_hello_is_cut_soon_after_the_deadline(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that neither says hello nor answers the server's close holds its connection
+    only briefly (uvicorn alone waits 10 s for the answer)."""
+    monkeypatch.setattr(app_module, "HELLO_TIMEOUT", 0.3)
+    with LiveServer(db) as server:
+        sock = _handshake(server, create_game(server)["id"])
+        received, seconds = read_until_closed(sock, limit=8)
+        assert b"no hello received" in received
+        assert seconds < 0.3 + CLOSE_TIMEOUT + 1
 
 
 # ------------------------------------------------------------------------------ websocket frames

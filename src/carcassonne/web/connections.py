@@ -26,6 +26,9 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 log = logging.getLogger("carcassonne.web")
 
+#: seconds a websocket client has to answer the server's close before the connection is cut
+CLOSE_TIMEOUT = 2.0
+
 
 @dataclass(frozen=True)
 class ConnectionLimits:
@@ -184,9 +187,15 @@ class GuardedH11Protocol(H11Protocol):
 
 
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websocket protocol, giving the connection's slot back when it closes."""
+    """uvicorn's websocket protocol, giving the connection's slot back when it closes, and
+    waiting :data:`CLOSE_TIMEOUT` seconds (not uvicorn's 10) for a client to answer the
+    server's close (a browser answers at once; a client that does not would hold its slot)."""
 
     guard: ClassVar[ConnectionGuard]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.close_timeout = CLOSE_TIMEOUT
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.guard.release(self.transport)
