@@ -141,3 +141,74 @@ def test_france_opens_on_the_whole_map_drawn_over_the_real_country(
     expect(page.locator('[data-geo-label="Spain"]')).to_have_text("Espagne")
     expect(page.locator('[data-geo-label="English Channel"]')).to_have_text("La Manche")
     shot(page, "23-france-whole-map-fr")
+
+
+def test_end_card_and_replay_chart_each_seats_score_over_the_turns(
+    server: Server, page: Page
+) -> None:
+    # Two bots play a whole game (The Bets too); we watch as a spectator.
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy", "name": "Gina"},
+                   {"kind": "bot", "bot": "random", "name": "Rolf"}],
+         "options": {"bets": True, "seed": 5}}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/watch/{created['id']}")
+    card = page.locator(".end-card")
+    expect(card).to_be_visible(timeout=60_000)
+    chart = card.locator("[data-score-chart]")
+    expect(chart).to_be_visible()
+    # A line per seat, ending at the seat's total in the summary.
+    for seat in (0, 1):
+        total = card.locator(f"[data-summary-seat='{seat}'] .total").text_content()
+        line = chart.locator(f"[data-chart-seat='{seat}']")
+        expect(line).to_have_attribute("data-total", total or "")
+    # The points by source of each turn, from the public events the server kept, add up to the
+    # same totals; hovering a turn shows its gains.
+    events = view_of_spectator(server, created["id"])
+    gains = turn_gains(events, 2)
+    assert [sum(g[seat] for g in gains.values()) for seat in (0, 1)] == [
+        int(card.locator(f"[data-summary-seat='{seat}'] .total").inner_text()) for seat in (0, 1)
+    ]
+    turns = [k for k in gains if k != "final"]
+    busiest = max(turns, key=lambda k: sum(gains[k]))  # the turn that paid the most
+    tip = chart.locator(".chart-tip")
+    for key, title in ((busiest, f"Turn {busiest}"), ("final", "Final scoring")):
+        chart.locator(f"[data-chart-turn='{key}']").hover()
+        expect(tip).to_be_visible()
+        expect(tip).to_contain_text(title)
+        for seat, name in enumerate(("Gina", "Rolf")):
+            expect(tip.locator(f"[data-tip-seat='{seat}']")).to_contain_text(
+                f"{name} +{gains[key][seat]}"
+            )
+        if key == busiest:
+            shot(page, "24-end-card-chart")
+
+    # The replay shows the same chart with a cursor on the step; clicking a turn goes there.
+    card.locator("[data-end=replay]").click()
+    replay_chart = page.locator("[data-replay-chart] [data-score-chart]")
+    expect(replay_chart).to_be_visible(timeout=15_000)
+    cursor = replay_chart.locator("[data-chart-cursor]")
+    expect(cursor).to_have_attribute("data-chart-cursor", "final")
+    replay_chart.locator("[data-chart-turn='10']").click()
+    expect(cursor).to_have_attribute("data-chart-cursor", "10")
+    expect(page.locator(".banner")).to_contain_text("Step")
+    shot(page, "25-replay-chart")
+
+
+def view_of_spectator(server: Server, game_id: str) -> list[dict[str, Any]]:
+    """The public events of a finished game, as its replay frames carry them."""
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}/replay", timeout=10) as r:
+        frames = json.loads(r.read())["frames"]
+    return [event for frame in frames for event in frame["events"]]
+
+
+def turn_gains(events: list[dict[str, Any]], players: int) -> dict[int | str, list[int]]:
+    """Points gained per turn ("final" for the final scoring) by seat."""
+    gains: dict[int | str, list[int]] = {}
+    for event in events:
+        if event.get("type") == "score":
+            key = "final" if event["reason"] == "final" else event["turn"]
+            row = gains.setdefault(key, [0] * players)
+            for seat, points in event["points"].items():
+                row[int(seat)] += points
+    return gains

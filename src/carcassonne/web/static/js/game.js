@@ -13,6 +13,7 @@ import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, tileName } from "./panels.js";
 import { rememberGame } from "./lobby.js";
+import { scoreChart } from "./chart.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -399,6 +400,7 @@ class GameScreen {
     this.endCard = null;
     if (!this.state.summary || this.endClosed) return;
     const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true });
+    card.querySelector(".summary-actions").before(scoreChart(this.events, this.info.seats));
     card.prepend(html("button", {
       class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",
       onclick: () => {

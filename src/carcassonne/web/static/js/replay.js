@@ -9,6 +9,7 @@ import { html } from "./svg.js";
 import { BoardView } from "./board.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats } from "./panels.js";
 import { actionLabel } from "./game.js";
+import { scoreChart } from "./chart.js";
 
 export function mountReplay(container, [gameId]) {
   const page = html("div", { class: "page" });
@@ -131,6 +132,20 @@ class ReplayViewer {
     this.timer = null;
   }
 
+  /** The whole game's score chart, marking this step; clicking a turn steps to its end. */
+  chart(view) {
+    const frames = this.data.frames;
+    const end = this.index === frames.length - 1 && this.data.summary.over;
+    return scoreChart(frames.flatMap((f) => f.events), this.data.game.seats, {
+      cursor: end ? "final" : view.turn,
+      width: 320,
+      onPick: (turn) => {
+        const at = turn === "final" ? frames.length - 1 : frames.findLastIndex((f) => f.view.turn === turn);
+        if (at >= 0) this.go(at);
+      },
+    });
+  }
+
   render() {
     const frames = this.data.frames;
     const frame = frames[this.index];
@@ -165,6 +180,7 @@ class ReplayViewer {
       panels.push(summaryPanel(this.data.summary, seats, actions));
     }
     panels.push(scoresPanel(info, view));
+    panels.push(html("section", { class: "panel", "data-replay-chart": "" }, this.chart(view)));
     const bets = betsPanel(info, view, null);
     if (bets) panels.push(bets);
     const wine = winePanel(info, view);
