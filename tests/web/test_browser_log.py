@@ -117,6 +117,7 @@ def describe_all(tab: Any, url: str, events: list[dict[str, Any]], lang: str) ->
         """async ([events, seats, lang]) => {
             const i18n = await import("/static/js/i18n.js");
             const { describeEvent } = await import("/static/js/panels.js");
+            await (await import("/static/js/tiles.js")).loadTiles();
             await i18n.setLanguage(lang);
             return events.map((ev) => {
                 const described = describeEvent(ev, seats);
@@ -190,6 +191,13 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
                 "paid": 0,
             },
         ),  # fmt: skip
+        {
+            "type": "event",
+            "event": "discard",
+            "turn": 3,
+            "seat": None,
+            "detail": {"tile": "base/D"},
+        },
     ]
     assert describe_all(page, server.url, events, "en") == [
         "Ana scores 6 for an unfinished monastery at the end: 1 + 5 neighbours = 6.",
@@ -202,6 +210,7 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
         None,
         "Bob collects an orange map chip at (4, 5): +2.",
         "Bet at (1, 0): Ana's chip 3/5 loses — the road has 4 tiles (final scoring).",
+        "The drawn tile (City and road) fits nowhere and is removed from the game.",
     ]
     assert describe_all(page, server.url, events[:1], "fr") == [
         "Ana marque 6 pour une abbaye inachevée en fin de partie : 1 + 5 tuiles voisines = 6."
