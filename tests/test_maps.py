@@ -298,7 +298,7 @@ def test_bundled_maps_load_and_france_is_marked_approximate() -> None:
     assert france.large_cities[encode(5, 10)].open_edges == (0, 1, 2)  # Bordeaux: N E S
 
 
-def test_france_map_data_matches_france_map_md() -> None:
+def test_france_map_grape_colours_and_places() -> None:
     france = load_map("france")
     by_name = {town.name: (pos, town.grape) for pos, town in france.towns.items()}
     assert by_name["Limoges"] == (encode(7, 9), "purple")

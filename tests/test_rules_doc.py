@@ -13,12 +13,22 @@ import re
 import subprocess
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from carcassonne.board import decode
 from carcassonne.maps import load_map
-from carcassonne.tiles import EDGE_NAMES, tile_set
+from carcassonne.tiles import (
+    CITY,
+    EDGE_NAMES,
+    FIELD,
+    HALF_NAMES,
+    ROAD,
+    Segment,
+    TileType,
+    tile_set,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
@@ -152,40 +162,104 @@ def table_rows(section: str) -> list[list[str]]:
     return rows
 
 
-def edges_of(tile_name: str, set_name: str) -> str:
-    (tile,) = [t for t in tile_set(set_name).tiles if t.name == tile_name]
+Layout = tuple[frozenset[frozenset[str]], frozenset[frozenset[str]], frozenset[Any]]
+
+
+def tile_named(set_name: str, name: str) -> TileType:
+    (tile,) = [t for t in tile_set(set_name).tiles if t.name == name]
+    return tile
+
+
+def edges_of(tile: TileType) -> str:
     return " ".join("?CRF~"[e] for e in tile.edges)
+
+
+def data_layout(tile: TileType) -> Layout:
+    """(cities, roads, fields) of a tile's data, named as in the tables: edges and half-edges."""
+    segments = tile.segments
+
+    def edge_names(segment: Segment) -> frozenset[str]:
+        return frozenset(EDGE_NAMES[e] for e in segment.edges)
+
+    fields = frozenset(
+        (
+            frozenset(HALF_NAMES[h] for h in s.halves),
+            frozenset(edge_names(segments[c]) for c in s.cities),
+        )
+        for s in segments
+        if s.kind == FIELD
+    )
+    return (
+        frozenset(edge_names(s) for s in segments if s.kind == CITY),
+        frozenset(edge_names(s) for s in segments if s.kind == ROAD),
+        fields,
+    )
+
+
+def table_layout(cities: str, roads: str, fields: str) -> Layout:
+    """The same from a table row: cities ``{N W} one city``, roads ``W–E through`` or ``E, S and
+    W end``, fields ``{EL WR}→N ; {ER SL}`` (bordering cities named by one edge, or ``city``)."""
+    city_sets = [frozenset(group.split()) for group in re.findall(r"\{([^}]*)\}", cities)]
+    road_sets = [frozenset(pair) for pair in re.findall(r"\b([NESW])–([NESW]) through", roads)]
+    ends = re.findall(r"((?:\b[NESW]\b(?:,\s*|\s+and\s+)?)+)\s+ends?\b", roads)
+    if "all four end" in roads:
+        ends.append("N E S W")
+    road_sets += [frozenset({edge}) for group in ends for edge in re.findall(r"[NESW]", group)]
+
+    def city_of(name: str) -> frozenset[str]:
+        if name == "city":
+            (only,) = city_sets
+            return only
+        (city,) = [c for c in city_sets if name in c]
+        return city
+
+    field_sets = set()
+    for halves, bordered in re.findall(r"\{([^}]*)\}(?:→([\w,]+))?", fields):
+        named = set(HALF_NAMES) if halves == "all 8" else set(halves.split())
+        cities_bordered = frozenset(city_of(n) for n in bordered.split(",") if n)
+        field_sets.add((frozenset(named), cities_bordered))
+    return frozenset(city_sets), frozenset(road_sets), frozenset(field_sets)
 
 
 def test_base_tile_table_matches_the_tile_data() -> None:
     rows = table_rows("§8.1")
     assert len(rows) == 24
-    for letter, copies, gardens, edges, _cities, coat, *_ in rows:
+    for letter, copies, gardens, edges, cities, coat, roads, centre, fields in rows:
         tiles = [t for t in tile_set("base").tiles if t.name.split("-")[0] == letter]
         assert sum(t.count for t in tiles) == int(copies), letter
         assert sum(t.count for t in tiles if "garden" in t.centre) == int(gardens), letter
-        assert edges_of(letter, "base") == edges, letter
         for tile in tiles:
+            assert edges_of(tile) == edges, tile.id
             assert sum(s.coat_of_arms for s in tile.segments) == int(coat), tile.id
+            assert data_layout(tile) == table_layout(cities, roads, fields), tile.id
+            assert ("monastery" in tile.centre) == (centre == "monastery"), tile.id
 
 
 def test_river_tile_table_matches_the_tile_data() -> None:
     rows = table_rows("§8.2")
     assert len(rows) == 12
-    for name, copies, edges, *_ in rows:
+    fields_of = {}
+    for name, copies, edges, features, fields in rows:
         letter = name.split()[0]
-        (tile,) = [t for t in tile_set("river").tiles if t.name == letter]
+        tile = tile_named("river", letter)
         assert tile.count == int(copies), letter
-        assert edges_of(letter, "river") == edges, letter
+        assert edges_of(tile) == edges, letter
+        fields = fields_of[fields.split()[1]] if fields.startswith("as ") else fields
+        fields_of[letter] = fields
+        roads = " ; ".join(part for part in features.split(";") if "road" in part)
+        assert data_layout(tile) == table_layout(features, roads, fields), letter
+        assert ("garden" in tile.centre) == ("garden" in features), letter
+        assert ("monastery" in tile.centre) == ("monastery" in features), letter
 
 
 def test_bookmaker_tile_table_matches_the_tile_data() -> None:
     rows = table_rows("§8.3")
     assert [row[0] for row in rows] == [f"{n:02}" for n in range(1, 11)]
-    for name, edges, _cities, coat, *_ in rows:
-        (tile,) = [t for t in tile_set("bets").tiles if t.name == name]
-        assert edges_of(name, "bets") == edges, name
+    for name, edges, cities, coat, roads, fields, _rules_text in rows:
+        tile = tile_named("bets", name)
+        assert edges_of(tile) == edges, name
         assert sum(s.coat_of_arms for s in tile.segments) == int(coat), name
+        assert data_layout(tile) == table_layout(cities, roads, fields), name
 
 
 def test_france_table_matches_the_map_data() -> None:

@@ -139,7 +139,7 @@ def test_set_sizes_are_72_12_10() -> None:
     assert len(tile_set("bets").copies()) == 10
 
 
-def test_base_letter_counts_match_tiles_md() -> None:
+def test_base_letter_counts_match_the_transcription() -> None:
     counts = Counter(t.name.split("-")[0] for t in tile_set("base").copies())
     assert counts == {letter: row[0] for letter, row in BASE.items()}
 
@@ -184,7 +184,7 @@ def test_bets_tiles_are_provisional_and_have_a_betting_office() -> None:
 
 
 @pytest.mark.parametrize("letter", sorted(BASE))
-def test_base_tile_layout_matches_tiles_md(letter: str) -> None:
+def test_base_tile_layout_matches_the_transcription(letter: str) -> None:
     _, _, edges, cities, roads, centre, fields = BASE[letter]
     for tile in base_tiles(letter):
         assert "".join("?CRF~"[e] for e in tile.edges) == edges
@@ -195,7 +195,7 @@ def test_base_tile_layout_matches_tiles_md(letter: str) -> None:
 
 
 @pytest.mark.parametrize("letter", sorted(RIVER))
-def test_river_tile_layout_matches_tiles_md(letter: str) -> None:
+def test_river_tile_layout_matches_the_transcription(letter: str) -> None:
     edges, cities, roads, rivers, centre, fields = RIVER[letter]
     (tile,) = [t for t in tile_set("river").tiles if t.name == letter]
     assert tile.count == 1
