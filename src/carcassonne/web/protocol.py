@@ -14,7 +14,7 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
@@ -30,6 +30,8 @@ MAX_STACK = 400
 MAX_SEED = 2**63 - 1
 MAX_PLY = 10**6
 SEAT_KINDS = ("human", "bot")
+#: think times a web client may give a bot (seconds per decision)
+MIN_WEB_THINK, MAX_WEB_THINK = 0.1, 2.0
 
 
 class ProtocolError(ValueError):
@@ -83,17 +85,55 @@ def default_seat_name(index: int, kind: str, bot: str | None) -> str:
     Records and the terminal show it as it is; the browser recognises it (see
     :func:`seat_public`) and shows the default of the viewer's own language instead.
     """
-    return f"{str(bot).capitalize()} bot" if kind == "bot" else f"Player {index + 1}"
+    return f"{bot_name(str(bot)).capitalize()} bot" if kind == "bot" else f"Player {index + 1}"
+
+
+def bot_name(spec: str) -> str:
+    """The bot a stored spec names (``expert:seconds=1.0`` -> ``expert``)."""
+    return spec.partition(":")[0]
+
+
+def think_time(spec: str) -> float:
+    """Seconds the bot of ``spec`` thinks per decision at most (0 for the instant bots)."""
+    name, arguments = bot_arguments(spec)
+    seconds = {p.name: p.default for p in bot_parameters(name)}.get("seconds")
+    return float(arguments.get("seconds", seconds or 0.0))
 
 
 def seat_public(index: int, name: str, kind: str, bot: str | None) -> dict[str, Any]:
-    """A seat as pages see it: ``default_name`` marks a name they should translate."""
+    """A seat as pages see it: ``default_name`` marks a name they should translate; ``bot`` is
+    the bot's name and ``think`` its think time (seconds, for the bots that take one)."""
     return {
         "name": name,
         "kind": kind,
-        "bot": bot,
+        "bot": None if bot is None else bot_name(bot),
+        "think": (think_time(bot) or None) if bot is not None else None,
         "default_name": name == default_seat_name(index, kind, bot),
     }
+
+
+def parse_bot_seat(spec: Any, what: str) -> str:
+    """A bot seat's spec from a client, in canonical form.
+
+    Clients may choose the bot and, for the bots that think, a think time of at most
+    :data:`MAX_WEB_THINK` seconds; nothing else (an iteration budget has no time bound, and a
+    server's CPU is shared by every game on it).
+    """
+    if not isinstance(spec, str):
+        raise ProtocolError(f"{what}: 'bot' must be one of {', '.join(BOT_NAMES)}")
+    try:
+        name, arguments = bot_arguments(spec)
+    except ValueError as exc:
+        raise ProtocolError(f"{what}: {exc}") from None
+    extra = sorted(set(arguments) - {"seconds"})
+    if extra:
+        raise ProtocolError(f"{what}: a web game's bot takes only 'seconds', not {extra[0]!r}")
+    seconds = arguments.get("seconds")
+    if seconds is not None and not MIN_WEB_THINK <= seconds <= MAX_WEB_THINK:
+        raise ProtocolError(
+            f"{what}: a bot's think time must be {MIN_WEB_THINK} to {MAX_WEB_THINK} seconds"
+        )
+    return check_bot_spec(spec)
 
 
 def parse_seats(data: Any) -> list[dict[str, Any]]:
@@ -109,8 +149,7 @@ def parse_seats(data: Any) -> list[dict[str, Any]]:
             raise ProtocolError(f"{what}: 'kind' must be 'human' or 'bot'")
         bot = seat.get("bot")
         if kind == "bot":
-            if bot not in BOT_NAMES:
-                raise ProtocolError(f"{what}: 'bot' must be one of {', '.join(BOT_NAMES)}")
+            bot = parse_bot_seat(bot, what)
         elif bot is not None:
             raise ProtocolError(f"{what}: only a bot seat has a 'bot'")
         name = seat.get("name")

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..board import decode
-from ..bots import BOT_NAMES, Bot, make_bot
+from ..bots import check_bot_spec, make_bot
 from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSetupError, GameSummary, IllegalAction
+from . import botworker
 from .protocol import (
     MAX_SEED,
     ProtocolError,
@@ -42,6 +43,7 @@ from .protocol import (
     public_event,
     public_options,
     seat_public,
+    think_time,
 )
 from .storage import Storage, StorageError, StoredGame, creator_digest, token_digest
 
@@ -148,7 +150,7 @@ class Room:
         self.audience: set[Connection] = set()
         #: connections per seat, for presence
         self._seat_conns: dict[int, int] = {}
-        self.bots: dict[int, Bot] = {}
+        self.bots: dict[int, str] = {}
         self._bot_task: asyncio.Task[None] | None = None
         #: encoded messages of the current state (by perspective), dropped at every change
         self._texts: dict[Any, str] = {}
@@ -166,10 +168,8 @@ class Room:
             #: whether the creator chose the seed, and so could know the draw order
             self.seed_chosen = bool(stored.options.get("seed_chosen", False))
             self.seats = _checked_seats(stored.seats, self.options.players)
-            seed = self.options.seed or 0
-            for i, seat in enumerate(self.seats):
-                if seat["kind"] == "bot":
-                    self.bots[i] = make_bot(seat["bot"], (seed * 31 + i) % MAX_SEED)
+            #: seat -> its bot's spec (the bots themselves run in the workers)
+            self.bots = {i: s["bot"] for i, s in enumerate(self.seats) if s["kind"] == "bot"}
             self.game = self._rebuild()
         except Exception as exc:
             log.exception("game %s: cannot set it up again", self.id)
@@ -500,25 +500,51 @@ class Room:
             return
         self._bot_task = loop.create_task(self._run_bots())
 
+    def bot_seed(self, seat: int, ply: int) -> int:
+        """The seed of the decision at ``ply`` by the bot of ``seat``: fixed by the game, so
+        its bots play the same after a restart (each decision is made by a fresh bot)."""
+        return ((self.options.seed or 0) * 1_000_003 + seat * 10_007 + ply) % MAX_SEED
+
     async def _run_bots(self) -> None:
-        """Every bot move of this room happens here: wait, choose, apply, commit, while a bot is
-        to move.  A move that cannot be stored is undone and tried again later, waiting twice as
-        long each time (up to :data:`MAX_STORE_RETRY` seconds), so the bots go on by themselves
-        once the database accepts writes again."""
+        """Every bot move of this room happens here: wait, have a worker choose, apply, commit,
+        while a bot is to move.  The choice is made in a worker process (:mod:`.botworker`), so
+        the event loop serves the other games meanwhile.  A move that cannot be stored, or a
+        worker that died or timed out, is tried again later, waiting twice as long each time
+        (up to :data:`MAX_STORE_RETRY` seconds), so the bots go on by themselves once the
+        database accepts writes again."""
         delay = self.bot_delay
         while True:
             await asyncio.sleep(delay)
             if not self._bot_to_move():
                 return
-            game = self.game
-            seat = game.to_move
-            first_ply = len(game.history)
+            seat = self.game.to_move
+            first_ply = len(self.game.history)
+            spec = self.bots[seat]
             try:
-                action = self.bots[seat].choose(game)
-                game.apply(action)
+                action = await botworker.decide(
+                    spec,
+                    self.bot_seed(seat, first_ply),
+                    self.options,
+                    [a for _, a in self.game.history],
+                    think_time(spec),
+                )
+            except botworker.BotWorkerError as exc:
+                log.warning("game %s: seat %d's bot: %s; trying again", self.id, seat, exc)
+                delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
+                continue
             except Exception:
                 # A bot bug must not take the server down; the game stops where it was.
                 log.exception("game %s: the bot of seat %d failed", self.id, seat)
+                self.broken = f"the bot of seat {seat + 1} failed"
+                self.broadcast()
+                return
+            game = self.game
+            if not self._bot_to_move() or len(game.history) != first_ply:
+                continue  # the room changed while the worker thought (reloaded, stopped)
+            try:
+                game.apply(action)
+            except Exception:
+                log.exception("game %s: the bot of seat %d chose %r", self.id, seat, action)
                 self.game = self._rebuild()
                 self.broken = f"the bot of seat {seat + 1} failed"
                 self.broadcast()
@@ -557,8 +583,11 @@ def _checked_seats(seats: Any, players: int) -> list[dict[str, Any]]:
             and isinstance(seat.get("digest"), str | None)
         ):
             raise GameLoadError(f"stored seat {i + 1} is malformed")
-        if seat["kind"] == "bot" and seat.get("bot") not in BOT_NAMES:
-            raise GameLoadError(f"stored seat {i + 1} has an unknown bot {seat.get('bot')!r}")
+        if seat["kind"] == "bot":
+            try:
+                check_bot_spec(str(seat.get("bot")))
+            except ValueError as exc:
+                raise GameLoadError(f"stored seat {i + 1} has no usable bot: {exc}") from None
     return seats
 
 
