@@ -44,6 +44,13 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         default=0.6,
         help="seconds a bot waits before each move, so people can follow (default 0.6)",
     )
+    parser.add_argument(
+        "--bot-workers",
+        type=int_in(1, 64),
+        default=None,
+        help="processes in which bots think and hints are computed, shared by all games "
+        "(default: one per core beyond the first, at least 1)",
+    )
     limits = parser.add_argument_group("limits")
     limits.add_argument(
         "--games-per-minute",
@@ -162,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
 
 def build_app(args: argparse.Namespace) -> tuple[Any, Path]:
     """The web app for these flags, and the database it keeps its games in."""
-    from ..web import create_app
+    from ..web import botworker, create_app
     from ..web.ratelimit import Limit, RateLimits
     from ..web.storage import StorageError, default_db_path
 
@@ -176,6 +183,8 @@ def build_app(args: argparse.Namespace) -> tuple[Any, Path]:
                 f"--allow-origin must be scheme://host[:port] (like https://example.org), "
                 f"not {origin!r}"
             )
+    if args.bot_workers is not None:
+        botworker.configure(args.bot_workers)
     limits = RateLimits(
         create=Limit(args.games_per_minute, burst=args.games_per_minute),
         replay=Limit(args.replays_per_minute, burst=args.replays_per_minute),

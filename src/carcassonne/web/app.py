@@ -38,11 +38,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketState
 
 from .. import __version__
-from ..bots import BOT_NAMES
+from ..bots import BOT_NAMES, bot_parameters
 from ..formats.actions import action_to_json
 from . import replay
 from .protocol import (
     MAX_MESSAGE_BYTES,
+    WEB_THINK_CHOICES,
     ProtocolError,
     decode_json,
     parse_actions,
@@ -273,6 +274,12 @@ async def meta(request: Request) -> Response:
         {
             "version": __version__,
             "bots": list(BOT_NAMES),
+            #: bots that take a think time, and the times offered
+            "think_times": {
+                name: list(WEB_THINK_CHOICES)
+                for name in BOT_NAMES
+                if any(p.name == "seconds" for p in bot_parameters(name))
+            },
             "maps": list(MAPS),
             "languages": list(LANGUAGES),
         }
@@ -410,6 +417,19 @@ async def game_socket(websocket: WebSocket) -> None:
         assert conn is not None
         conn.send(message)
 
+    hint_task: asyncio.Task[None] | None = None
+
+    async def answer_hint(room: Room, asker: Connection, ply: int) -> None:
+        """A hint takes a second of a worker's time: answered when ready, meanwhile the
+        connection goes on; one at a time per connection."""
+        try:
+            asker.send(await room.hint(asker.principal, ply))
+        except ProtocolError as exc:
+            asker.send(_error(exc.code, str(exc)))
+        except Exception:
+            log.exception("game %s: failed on a hint", room.id)
+            asker.send(_error("server", "the server failed on this hint"))
+
     try:
         while True:
             timeout = max(0.0, hello_by - loop.time()) if conn is None else None
@@ -449,6 +469,10 @@ async def game_socket(websocket: WebSocket) -> None:
                     reply({"type": "pong"})
                 elif kind == "act":
                     room.submit(conn.principal, msg["actions"], msg["ply"])
+                elif kind == "hint":
+                    if hint_task is not None and not hint_task.done():
+                        raise ProtocolError("a hint is already on its way", "busy")
+                    hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
                     reply(
@@ -475,6 +499,8 @@ async def game_socket(websocket: WebSocket) -> None:
         if conn is not None:
             room.leave(conn)
             server.release(room)
+        if hint_task is not None:
+            hint_task.cancel()
         if sender is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 1.0)

@@ -71,11 +71,6 @@ def _discard_pool() -> None:
         _pool = None
 
 
-def shutdown() -> None:
-    """Stop the workers (the server is stopping)."""
-    _discard_pool()
-
-
 def _replayed(options: GameOptions, actions: list[Any]) -> Game:
     game = Game(options)
     for action in actions:

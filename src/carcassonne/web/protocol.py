@@ -32,6 +32,8 @@ MAX_PLY = 10**6
 SEAT_KINDS = ("human", "bot")
 #: think times a web client may give a bot (seconds per decision)
 MIN_WEB_THINK, MAX_WEB_THINK = 0.1, 2.0
+#: the think times the lobby offers for the bots that think (the expert)
+WEB_THINK_CHOICES = (0.5, 1.0, 2.0)
 
 
 class ProtocolError(ValueError):
@@ -282,11 +284,16 @@ def parse_client_message(data: Any) -> dict[str, Any]:
     if kind == "act":
         msg = _expect_object(data, "act", {"type", "actions", "ply"})
         return {"type": "act", "actions": parse_actions(msg.get("actions")), "ply": parse_ply(msg)}
+    if kind == "hint":
+        msg = _expect_object(data, "hint", {"type", "ply"})
+        return {"type": "hint", "ply": parse_ply(msg)}
     if kind == "preview":
         msg = _expect_object(data, "preview", {"type", "action", "ply"})
         (action,) = parse_actions([msg.get("action")])
         return {"type": "preview", "action": action, "ply": parse_ply(msg)}
-    raise ProtocolError(f"unknown message type {kind!r} (expected hello, act, preview or ping)")
+    raise ProtocolError(
+        f"unknown message type {kind!r} (expected hello, act, preview, hint or ping)"
+    )
 
 
 def parse_ply(data: dict[str, Any]) -> int:

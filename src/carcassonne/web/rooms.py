@@ -130,6 +130,10 @@ class Connection:
 STORE_RETRY = 0.5
 #: and at most (the wait doubles at each failure)
 MAX_STORE_RETRY = 30.0
+#: the bot that answers hints, with a think time a player is glad to wait for
+HINT_BOT = "expert:seconds=1"
+#: how many moves a hint suggests
+HINT_COUNT = 3
 
 
 def _new_token() -> str:
@@ -152,6 +156,10 @@ class Room:
         self._seat_conns: dict[int, int] = {}
         self.bots: dict[int, str] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        #: ply -> the hint being computed or computed for it (only the current ply is kept)
+        self._hints: dict[int, asyncio.Future[list[tuple[Any, float]]]] = {}
+        #: (seat, ply) of every hint used, shown to all when several humans play
+        self.hints_used: list[tuple[int, int]] = []
         #: encoded messages of the current state (by perspective), dropped at every change
         self._texts: dict[Any, str] = {}
         #: set once the server has dropped this room from memory: it must not act any more
@@ -170,6 +178,7 @@ class Room:
             self.seats = _checked_seats(stored.seats, self.options.players)
             #: seat -> its bot's spec (the bots themselves run in the workers)
             self.bots = {i: s["bot"] for i, s in enumerate(self.seats) if s["kind"] == "bot"}
+            self._several_humans = len(self.seats) - len(self.bots) > 1
             self.game = self._rebuild()
         except Exception as exc:
             log.exception("game %s: cannot set it up again", self.id)
@@ -301,6 +310,7 @@ class Room:
             "events": [public_event(e) for e in game.events[events_from:]],
             "online": sorted(self._online()),
             "broken": self.frozen,
+            "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
         }
         if game.is_over:
             summary = GameSummary.of(game)
@@ -476,6 +486,47 @@ class Room:
         if trial.phase != "figure":
             return []
         return [action_to_json(a) for a in trial.legal_actions()]
+
+    async def hint(self, principal: Principal, ply: int) -> dict[str, Any]:
+        """The hint bot's best moves for the principal's seat to move (``hint`` message).
+
+        Computed once per ply in a worker (asking again in the same ply costs nothing), from
+        what that seat knows only: the expert searches worlds re-dealt for it.  In a game with
+        several human seats, a used hint is announced to everyone (``hints_used`` in the
+        state): the others may want to know.
+        """
+        self._check_turn(principal, ply)
+        seat = self.game.to_move
+        task = self._hints.get(ply)
+        if task is None:
+            self._hints.clear()  # hints of earlier plies are of no use any more
+            task = self._hints[ply] = asyncio.ensure_future(
+                botworker.hints(
+                    HINT_BOT,
+                    self.bot_seed(seat, ply),
+                    self.options,
+                    [a for _, a in self.game.history],
+                    HINT_COUNT,
+                    think_time(HINT_BOT),
+                )
+            )
+        try:
+            moves = await asyncio.shield(task)
+        except botworker.BotWorkerError:
+            self._hints.pop(ply, None)
+            raise ProtocolError("no hint could be computed now; try again", "busy") from None
+        if self._several_humans and (seat, ply) not in self.hints_used:
+            self.hints_used.append((seat, ply))
+            self.broadcast()
+        return {
+            "type": "hint",
+            "ply": ply,
+            "seat": seat,
+            "moves": [
+                {"action": action_to_json(a), "expected_points": round(points, 1)}
+                for a, points in moves
+            ],
+        }
 
     def expire(self, reason: str) -> None:
         """End the game unfinished (it is already marked so in storage): tell everyone."""

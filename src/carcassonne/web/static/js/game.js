@@ -14,6 +14,7 @@ import { drawTile, segmentAt } from "./tiles.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, tileName } from "./panels.js";
 import { rememberGame } from "./lobby.js";
 import { scoreChart } from "./chart.js";
+import { hintPanel, hintNotes } from "./hints.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -36,6 +37,7 @@ class GameScreen {
     this.waiting = false;
     this.hover = null;
     this.gains = [];
+    this.hint = null; // null, { pending: true } or the server's hint for this ply
 
     this.root = html("div", { class: "game-screen" });
     this.boardWrap = html("div", { class: "board-wrap" });
@@ -89,6 +91,11 @@ class GameScreen {
         this.state.online = m.online;
         this.render();
       }
+    } else if (m.type === "hint") {
+      if (this.state && m.ply === this.state.ply) {
+        this.hint = m;
+        this.renderSidebar();
+      }
     } else if (m.type === "preview") {
       const p = this.pending;
       if (p && m.ply === this.state.ply && keyOf(m.action) === keyOf(this.tileAction(p))) {
@@ -97,6 +104,7 @@ class GameScreen {
       }
     } else if (m.type === "error") {
       this.waiting = false;
+      if (this.hint && this.hint.pending) this.hint = null;
       this.showError(m.message || m.code);
       if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(m.message, "");
       else this.renderTurn();
@@ -113,6 +121,7 @@ class GameScreen {
       this.figure = null;
       this.waiting = false;
       this.figureType = null;
+      this.hint = null;
     }
     this.state = m;
     this.render();
@@ -123,6 +132,13 @@ class GameScreen {
     if (this.socket.send({ type: "act", actions, ply: this.state.ply })) this.waiting = true;
     else this.showError(t("game.offline"));
     this.renderTurn();
+  }
+
+  askHint() {
+    if (this.hint) return;
+    if (!this.socket.send({ type: "hint", ply: this.state.ply })) return this.showError(t("game.offline"));
+    this.hint = { pending: true };
+    this.renderSidebar();
   }
 
   showError(text) {
@@ -368,6 +384,15 @@ class GameScreen {
     const panels = view.phase === "over" ? [] : [this.turnPanel()];
     const decisions = this.decisionPanel();
     if (decisions) panels.push(decisions);
+    if (this.myTurn()) panels.push(hintPanel(this.hint, actionLabel, {
+      onAsk: () => this.askHint(),
+      onPoint: (a) => {
+        this.board.drawMarks(view);
+        if (a && a.x !== undefined) this.board.markSquares([{ x: a.x, y: a.y }], "hl-feature");
+      },
+    }));
+    const notes = hintNotes(this.state.hints_used, seats);
+    if (notes) panels.push(notes);
     if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions()));
     panels.push(scoresPanel(this.info, view, { you: this.you.seats, gains: this.gains, online: this.state.online }));
     const bets = betsPanel(this.info, view, this.state.perspective);

@@ -44,9 +44,11 @@ export function mountLobby(container) {
     created: null,
     error: null,
     bots: ["random", "greedy"],
+    thinkTimes: {},
   };
   api("/api/meta").then((meta) => {
     state.bots = meta.bots;
+    state.thinkTimes = meta.think_times || {};
     render();
   }).catch(() => {});
 
@@ -59,6 +61,7 @@ export function mountLobby(container) {
         name: `kind-${i}`,
         onchange: (e) => { seat.kind = e.target.value; render(); },
       }, kinds.map(([value, label]) => html("option", { value, selected: seat.kind === value }, label))),
+      thinkSelect(seat, i),
       html("input", {
         type: "text", maxlength: 24, name: `name-${i}`, value: seat.name,
         placeholder: seat.kind === "human" ? t("lobby.player_n", { n: i + 1 }) : t(`bot.${seat.kind.slice(4)}`),
@@ -69,6 +72,18 @@ export function mountLobby(container) {
         "aria-label": t("lobby.remove_seat"), title: t("lobby.remove_seat"), disabled: state.seats.length <= 2,
         onclick: () => { state.seats.splice(i, 1); render(); },
       }, "✕"));
+  }
+
+  /** A think time for the bots that search (the expert), or nothing. */
+  function thinkSelect(seat, i) {
+    const times = state.thinkTimes[seat.kind.slice(4)];
+    if (!seat.kind.startsWith("bot:") || !times) return null;
+    if (!times.includes(seat.think)) seat.think = times[0];
+    return html("select", {
+      "aria-label": t("lobby.think_time", { n: i + 1 }),
+      name: `think-${i}`,
+      onchange: (e) => { seat.think = Number(e.target.value); },
+    }, times.map((s) => html("option", { value: s, selected: seat.think === s }, t("lobby.seconds", { n: s }))));
   }
 
   function option(key, disabled = false) {
@@ -85,12 +100,17 @@ export function mountLobby(container) {
       html("span", {}, t(`option.${key}`), html("small", {}, t(`option.${key}.hint`))));
   }
 
+  function botSpec(seat) {
+    const name = seat.kind.slice(4);
+    return state.thinkTimes[name] ? `${name}:seconds=${seat.think}` : name;
+  }
+
   async function create() {
     state.error = null;
     const body = {
       seats: state.seats.map((s) => (s.kind === "human"
         ? { kind: "human", name: s.name.trim() || null }
-        : { kind: "bot", bot: s.kind.slice(4), name: s.name.trim() || null })),
+        : { kind: "bot", bot: botSpec(s), name: s.name.trim() || null })),
       options: {
         river: state.options.river,
         abbot: state.options.abbot,
