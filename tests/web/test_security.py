@@ -588,7 +588,10 @@ def test_damaged_rows_break_only_their_own_game(db: Path) -> None:
             ("options", "stored setup no longer works: TypeError"),
             ("options-json", "its stored setup is not JSON"),
             ("seats", "stored setup no longer works: stored seat 1 is malformed"),
-            ("bot", "stored setup no longer works: stored seat 2 has an unknown bot 'oracle'"),
+            (
+                "bot",
+                "stored setup no longer works: stored seat 2 has no usable bot: unknown bot 'oracle'",
+            ),
         ):
             game_id, token = games[name]
             response = client.get(f"/api/games/{game_id}", headers=auth(token))
