@@ -590,7 +590,8 @@ def test_damaged_rows_break_only_their_own_game(db: Path) -> None:
             ("seats", "stored setup no longer works: stored seat 1 is malformed"),
             (
                 "bot",
-                "stored setup no longer works: stored seat 2 has no usable bot: unknown bot 'oracle'",
+                "stored setup no longer works: stored seat 2 has no usable bot: "
+                "unknown bot 'oracle'",
             ),
         ):
             game_id, token = games[name]
