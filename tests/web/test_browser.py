@@ -417,3 +417,24 @@ def test_a_turn_by_keyboard_alone(server: Server, page: Page) -> None:
     expect(page.locator(".layer-spots .figure")).to_have_count(1)
     page.keyboard.press("Enter")
     expect(page.locator('[data-score="0"]')).to_contain_text("4")
+
+
+def test_the_expert_is_chosen_in_the_lobby_and_gives_hints(server: Server, page: Page) -> None:
+    page.goto(server.url + "/")
+    page.select_option("select[name=kind-1]", "bot:expert")
+    page.select_option("select[name=think-1]", "1")
+    page.click("[data-create]")
+    expect(page.locator("[data-created]")).to_be_visible()
+    page.click("[data-play]")
+    my_turn(page)
+    expect(page.locator(".scores")).to_contain_text("Expert bot")
+    page.click('[data-hint="ask"]')
+    moves = page.locator("[data-hint-move]")
+    expect(moves).to_have_count(3, timeout=60_000)
+    expect(moves.first).to_contain_text("expected lead")
+    moves.first.hover()
+    expect(page.locator(".hl-feature").first).to_be_attached()
+    shot(page, "expert-hints")
+    place_anywhere(page)
+    # The expert thinks in a worker and answers; then it is our turn again.
+    expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=30_000)

@@ -26,7 +26,7 @@ export function hintPanel(hint, label, { onAsk, onPoint }) {
       onfocus: () => onPoint(m.action),
       onmouseleave: () => onPoint(null),
       onblur: () => onPoint(null),
-    }, `${label(m.action)} — ${t("hint.lead", { points: signed(m.expected_points) })}`))));
+    }, `${capitalised(label(m.action))} — ${t("hint.lead", { points: signed(m.expected_points) })}`))));
   }
   return html("section", { class: "panel hint-panel", "aria-label": t("hint.title") },
     html("h3", {}, t("hint.title")), ...body);
@@ -38,6 +38,10 @@ export function hintNotes(used, seats) {
   const last = used.slice(-3);
   return html("section", { class: "panel hint-notes", "aria-label": t("hint.title") },
     ...last.map((u) => html("p", { "data-hint-used": u.seat }, t("hint.used", { who: seatName(seats, u.seat) }))));
+}
+
+function capitalised(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function signed(x) {
