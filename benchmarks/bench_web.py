@@ -6,6 +6,11 @@ choosing a random legal action. Every action is timed from sending ``act`` until
 includes it arrives (the server has validated it, committed it to SQLite and broadcast it).
 
     .venv/bin/python benchmarks/bench_web.py [--games 20] [--seconds 120] [--seed 1]
+                                             [--expert-games 4]
+
+``--expert-games N`` adds N games the server plays by itself, the expert bot (default think
+time, 0.5 s) against the greedy bot, beside the measured games: what searching bots cost the
+people playing on the same server.
 
 Reports the move round-trip p50 / p95 / max (target p50 < 50 ms), moves per second and errors.
 The run is bounded: it stops after ``--seconds`` even if games are unfinished.
@@ -63,8 +68,12 @@ def start_server(db: Path, port: int, games: int) -> subprocess.Popen[bytes]:
     raise SystemExit("the server did not start")
 
 
-def create_game(port: int, seed: int) -> dict[str, Any]:
-    body = {"seats": [{"kind": "human"}, {"kind": "human"}], "options": {"seed": seed}}
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+EXPERT_VS_GREEDY = [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "greedy"}]
+
+
+def create_game(port: int, seed: int, seats: list[dict[str, Any]] = HUMANS) -> dict[str, Any]:
+    body = {"seats": seats, "options": {"seed": seed}}
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/games",
         data=json.dumps(body).encode(),
@@ -123,12 +132,14 @@ async def play_seat(
                 await ws.send(json.dumps({"type": "act", "actions": [action], "ply": ply}))
 
 
-async def run(games: int, seconds: float, seed: int) -> Stats:
+async def run(games: int, seconds: float, seed: int, expert_games: int = 0) -> Stats:
     stats = Stats()
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
-        server = start_server(Path(tmp) / "bench.sqlite3", port, games)
+        server = start_server(Path(tmp) / "bench.sqlite3", port, games + expert_games)
         try:
+            for i in range(expert_games):
+                create_game(port, seed + games + i, EXPERT_VS_GREEDY)
             created = [create_game(port, seed + i) for i in range(games)]
             deadline = time.monotonic() + seconds
             rng = random.Random(seed)
@@ -150,9 +161,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20, help="concurrent games (default 20)")
     parser.add_argument("--seconds", type=float, default=120, help="time limit (default 120)")
     parser.add_argument("--seed", type=int, default=1, help="seed for games and choices")
+    parser.add_argument(
+        "--expert-games", type=int, default=0, help="expert-vs-greedy games beside (default 0)"
+    )
     args = parser.parse_args()
     started = time.monotonic()
-    stats = asyncio.run(run(args.games, args.seconds, args.seed))
+    stats = asyncio.run(run(args.games, args.seconds, args.seed, args.expert_games))
     elapsed = time.monotonic() - started
     trips = sorted(stats.round_trips)
     if not trips:
@@ -161,6 +175,8 @@ def main() -> int:
     p50 = statistics.median(trips) * 1000
     p95 = trips[min(len(trips) - 1, int(0.95 * len(trips)))] * 1000
     print(f"games: {args.games} concurrent, finished {stats.finished}, in {elapsed:.1f} s")
+    if args.expert_games:
+        print(f"beside them: {args.expert_games} expert-vs-greedy games played by the server")
     print(f"moves: {len(trips)} ({len(trips) / elapsed:.0f}/s)")
     print(f"round trip: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {trips[-1] * 1000:.1f} ms")
     print(f"errors: {len(stats.errors)}")
