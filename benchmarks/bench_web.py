@@ -54,7 +54,8 @@ def start_server(db: Path, port: int, games: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(port),
          "--db", str(db), "--bot-delay", "0", "--games-per-minute", str(max(10, games)),
-         "--max-games", str(max(1000, games))],
+         "--max-games", str(max(1000, games)),
+         "--games-per-address", str(max(20, games))],
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
     deadline = time.monotonic() + 15
