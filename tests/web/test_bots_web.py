@@ -159,11 +159,15 @@ def test_an_expert_game_plays_to_the_end(tmp_path: Path) -> None:
 # ------------------------------------------------------------------------------ hints
 
 
-def test_a_human_seat_gets_three_hints_for_its_turn(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def hint_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """An app whose hints come from the quick expert."""
     monkeypatch.setattr(rooms, "HINT_BOT", QUICK_EXPERT)
-    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    return create_app(tmp_path / "games.sqlite3", bot_delay=0)
+
+
+def test_a_human_seat_gets_three_hints_for_its_turn(hint_app: Any) -> None:
+    app = hint_app
     with TestClient(app) as client:
         created = create(client, [ANA, {"kind": "bot", "bot": "greedy"}])
         token = created["seats"][0]["token"]
@@ -185,12 +189,8 @@ def test_a_human_seat_gets_three_hints_for_its_turn(
         assert game_room.hints_used == []
 
 
-def test_a_hint_is_not_for_a_seat_that_is_not_to_move(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(rooms, "HINT_BOT", QUICK_EXPERT)
-    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
-    with TestClient(app) as client:
+def test_a_hint_is_not_for_a_seat_that_is_not_to_move(hint_app: Any) -> None:
+    with TestClient(hint_app) as client:
         created = create(client, [ANA, BO])
         with client.websocket_connect(f"/ws/{created['id']}") as ws:
             hello(ws, created["seats"][1]["token"])
@@ -202,12 +202,8 @@ def test_a_hint_is_not_for_a_seat_that_is_not_to_move(
             assert ws.receive_json()["code"] == "unauthorised"
 
 
-def test_with_several_humans_a_used_hint_is_shown_to_everyone(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(rooms, "HINT_BOT", QUICK_EXPERT)
-    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
-    with TestClient(app) as client:
+def test_with_several_humans_a_used_hint_is_shown_to_everyone(hint_app: Any) -> None:
+    with TestClient(hint_app) as client:
         created = create(client, [ANA, BO])
         ana, bo = (s["token"] for s in created["seats"])
         with (
