@@ -144,11 +144,13 @@ async def run(games: int, seconds: float, seed: int, expert_games: int = 0) -> S
             created = [create_game(port, seed + i) for i in range(games)]
             deadline = time.monotonic() + seconds
             rng = random.Random(seed)
+            # Each seat plays from its own loopback address, as players on their own machines
+            # do: the server's limits are per client address.
+            seats = [(game["id"], seat["token"]) for game in created for seat in game["seats"]]
             tasks = [
-                play_seat(port, game["id"], seat["token"], random.Random(rng.random()), stats,
-                          deadline)
-                for game in created
-                for seat in game["seats"]
+                play_seat(port, game_id, token, random.Random(rng.random()), stats, deadline,
+                          source=f"127.0.1.{i % 250 + 1}")
+                for i, (game_id, token) in enumerate(seats)
             ]  # fmt: skip
             await asyncio.gather(*tasks)
         finally:
