@@ -65,7 +65,10 @@ function niceStep(max) {
  * `onPick(key)`: called with a column's turn (or "final") when it is clicked; `width`: in text
  * units (11 to a line of text).
  */
-export function scoreChart(events, seats, { cursor = null, onPick = null, width = WIDE } = {}) {
+export function scoreChart(events, seats, { cursor = null, onPick = null, width = null } = {}) {
+  // By default about as many units as the screen has pixels to spare (a phone gets a narrower
+  // drawing rather than smaller text).
+  if (!width) width = Math.max(300, Math.min(WIDE, window.innerWidth - 90));
   const columns = scoreColumns(events, seats.length);
   const top = Math.max(1, ...columns.flatMap((c) => c.totals));
   const step = niceStep(top);
