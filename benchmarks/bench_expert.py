@@ -20,9 +20,11 @@ lines are part of the result.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import multiprocessing
+import signal
 import statistics
 import sys
 import time
@@ -93,7 +95,9 @@ def run(tasks: list[Task], jobs: int) -> list[Played]:
     a long run cut short still reports what it has.  Progress goes to stderr."""
     played: list[Played] = []
     wins = 0.0
-    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    context = multiprocessing.get_context("fork")
+    # Workers ignore Ctrl-C: the main process stops them, after keeping what they finished.
+    pool = context.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
     try:
         results = pool.imap_unordered(play, tasks) if pool else map(play, tasks)
         for game in results:
@@ -107,8 +111,13 @@ def run(tasks: list[Task], jobs: int) -> list[Played]:
         print(f"interrupted: reporting the {len(played)} finished games", file=sys.stderr)
     finally:
         if pool is not None:
-            pool.terminate()
+            with contextlib.suppress(KeyboardInterrupt):
+                pool.terminate()
     return played
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def main() -> int:
