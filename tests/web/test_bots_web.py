@@ -169,11 +169,13 @@ def hint_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
 def test_a_human_seat_gets_three_hints_for_its_turn(hint_app: Any) -> None:
     app = hint_app
     with TestClient(app) as client:
-        created = create(client, [ANA, {"kind": "bot", "bot": "greedy"}])
+        # seed 3: the first tile fits the start tile in more than three ways
+        created = create(client, [ANA, {"kind": "bot", "bot": "greedy"}], seed=3)
         token = created["seats"][0]["token"]
         with client.websocket_connect(f"/ws/{created['id']}") as ws:
             state = hello(ws, token)
             legal = state["view"]["legal_actions"]
+            assert len(legal) > 3
             ws.send_json({"type": "hint", "ply": 0})
             hint = ws.receive_json()
             assert hint["type"] == "hint" and hint["ply"] == 0 and hint["seat"] == 0

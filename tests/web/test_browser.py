@@ -423,6 +423,7 @@ def test_the_expert_is_chosen_in_the_lobby_and_gives_hints(server: Server, page:
     page.goto(server.url + "/")
     page.select_option("select[name=kind-1]", "bot:expert")
     page.select_option("select[name=think-1]", "1")
+    page.fill("input[name=seed]", "42")  # a first tile that fits in more than three ways
     page.click("[data-create]")
     expect(page.locator("[data-created]")).to_be_visible()
     page.click("[data-play]")
