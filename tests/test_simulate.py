@@ -11,7 +11,7 @@ import pytest
 
 from carcassonne.cli import simulate
 from carcassonne.cli.main import main
-from carcassonne.game import Game
+from carcassonne.game import Game, GameOptions
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
@@ -163,3 +163,31 @@ def test_progress_bar_draws_on_a_terminal_and_clears_itself() -> None:
     text = stream.getvalue()
     assert text.startswith("\r[" + "#" * simulate.Progress.WIDTH + "] 4/4 games")
     assert text.endswith("\r\033[K")
+
+
+def test_a_result_carries_moves_only_when_a_summary_will_replay_them() -> None:
+    """A long run keeps a few numbers per game, not every move (or every game object)."""
+    options = GameOptions(seed=5)
+    plain = simulate.play_game(simulate.Task(0, options, ("random", "random"), None))
+    kept = simulate.play_game(simulate.Task(0, options, ("random", "random"), None, True))
+    assert plain.history == []
+    assert len(kept.history) > 72  # a tile and a figure step per turn
+    assert (plain.scores, plain.by_source) == (kept.scores, kept.by_source)
+    assert not simulate.active_summaries(options)
+    assert simulate.active_summaries(options.with_(bets=True)) == [simulate._SUMMARIES["bets"]]
+
+
+def test_replays_rebuild_each_game_of_a_run_when_read() -> None:
+    options = GameOptions(bets=True, seed=11)
+    tasks = [
+        simulate.Task(i, options.with_(seed=11 + i), bots, None, True)
+        for i, bots in enumerate([("greedy", "random"), ("random", "greedy")])
+    ]
+    results = [simulate.play_game(task) for task in reversed(tasks)]
+    games = simulate.Replays(options, results)
+    assert len(games) == 2
+    for game, result in zip(games, results, strict=True):
+        assert game.is_over and game.options.seed == 11 + result.index
+        assert game.scores == result.scores
+        assert [a for _, a in game.history] == [a for _, a in result.history]
+    assert [g.scores for g in games[1:]] == [results[1].scores]

@@ -17,14 +17,15 @@ map chips) are registered at the end of this module::
 
     from carcassonne.cli.simulate import register_summary
 
-    def bet_lines(games: list[Game]) -> list[str]:
+    def bet_lines(games: Sequence[Game]) -> list[str]:
         return [f"bets won: ..."]
 
     register_summary("bets", bet_lines)
 
 The name is the expansion's ``Expansion.name``; the function is called once per run, with every
 finished game, only when that expansion is on.  Its lines are appended to the text report and
-listed under ``"notes"`` in the JSON one.
+listed under ``"notes"`` in the JSON one.  The games are replayed one at a time as the function
+reads them (a run keeps only their moves), so iterate over them rather than keep them.
 """
 
 from __future__ import annotations
@@ -37,10 +38,10 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, overload
 
 from ..bots import BOT_NAMES, check_bot_spec, make_bot, split_bot_specs
 from ..expansions import build_expansions
@@ -48,7 +49,7 @@ from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
 from .errors import CommandError
 from .options import add_game_options, int_in, options_from_args
 
-Summary = Callable[[list[Game]], list[str]]
+Summary = Callable[[Sequence[Game]], list[str]]
 
 _SUMMARIES: dict[str, Summary] = {}
 
@@ -70,6 +71,8 @@ class Task:
     options: GameOptions
     bots: tuple[str, ...]  # bot spec per seat
     record_dir: str | None
+    #: send the moves back (for expansion summaries); else a result is a few numbers
+    keep_history: bool = False
 
 
 @dataclass(slots=True)
@@ -110,7 +113,7 @@ def play_game(task: Task) -> Result:
         scores=list(game.scores),
         winners=game.winners(),
         by_source=summary.by_source,
-        history=list(game.history),
+        history=list(game.history) if task.keep_history else [],
     )
 
 
@@ -129,12 +132,14 @@ def replay(options: GameOptions, history: Iterable[tuple[int, Any]]) -> Game:
     return game
 
 
-def _run_tasks(tasks: list[Task], jobs: int) -> Iterator[Result]:
-    if jobs == 1 or len(tasks) == 1:
+def _run_tasks(tasks: Iterable[Task], count: int, jobs: int) -> Iterator[Result]:
+    """Results of ``count`` tasks, in the order they finish.  ``tasks`` may be lazy: the pool
+    takes them as workers free up, so a long run never holds them all."""
+    if jobs == 1 or count == 1:
         for task in tasks:
             yield play_game(task)
         return
-    chunk = max(1, min(8, len(tasks) // (jobs * 8)))
+    chunk = max(1, min(8, count // (jobs * 8)))
     with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts) as pool:
         yield from pool.imap_unordered(play_game, tasks, chunksize=chunk)
 
@@ -312,17 +317,44 @@ def format_report(report: dict[str, Any], options: GameOptions) -> str:
     return "\n".join(lines)
 
 
-def expansion_notes(tasks: list[Task], results: list[Result]) -> list[str]:
-    """Lines from the registered summaries of the expansions that are on."""
-    on = {ext.name for ext in build_expansions(tasks[0].options)}
-    active = [name for name in _SUMMARIES if name in on]
-    if not active:
-        return []
-    games = [replay(tasks[r.index].options, r.history) for r in results]
-    notes: list[str] = []
-    for name in active:
-        notes.extend(_SUMMARIES[name](games))
-    return notes
+def active_summaries(options: GameOptions) -> list[Summary]:
+    """The registered summaries of the expansions these options turn on."""
+    on = {ext.name for ext in build_expansions(options)}
+    return [fn for name, fn in _SUMMARIES.items() if name in on]
+
+
+class Replays(Sequence[Game]):
+    """The finished games of a run, rebuilt from their moves when read: one at a time in memory
+    however long the run (a game object is far bigger than its moves)."""
+
+    def __init__(self, options: GameOptions, results: list[Result]) -> None:
+        if options.seed is None:
+            raise ValueError("replaying a run needs its first game's seed")
+        self.options = options
+        self.first_seed: int = options.seed
+        self.results = results
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    @overload
+    def __getitem__(self, index: int) -> Game: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Game]: ...
+
+    def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
+        if isinstance(index, slice):
+            return Replays(self.options, self.results[index])
+        result = self.results[index]
+        return replay(self.options.with_(seed=self.first_seed + result.index), result.history)
+
+
+def expansion_notes(options: GameOptions, results: list[Result]) -> list[str]:
+    """Lines from the registered summaries of the expansions that are on (``options.seed`` is
+    the first game's seed; ``results`` keep their moves)."""
+    games = Replays(options, results)
+    return [line for summary in active_summaries(options) for line in summary(games)]
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -368,24 +400,29 @@ def run(args: argparse.Namespace) -> int:
     if args.save_records is not None:
         record_dir = records_folder(args.save_records)
     rotate = not args.fixed_seats
-    tasks = []
-    for i in range(args.games):
-        order = seat_order(i, len(names), rotate)
-        tasks.append(
-            Task(i, options.with_(seed=first_seed + i), tuple(names[e] for e in order), record_dir)
+    keep_history = bool(active_summaries(options))
+    tasks = (
+        Task(
+            i,
+            options.with_(seed=first_seed + i),
+            tuple(names[e] for e in seat_order(i, len(names), rotate)),
+            record_dir,
+            keep_history,
         )
+        for i in range(args.games)
+    )
     progress = Progress(args.games, sys.stderr)
     results: list[Result] = []
     start = time.perf_counter()
     try:
-        for result in _run_tasks(tasks, args.jobs):
+        for result in _run_tasks(tasks, args.games, args.jobs):
             results.append(result)
             progress.update(len(results))
     finally:
         progress.close()
     seconds = time.perf_counter() - start
     results.sort(key=lambda r: r.index)
-    notes = expansion_notes(tasks, results)
+    notes = expansion_notes(options, results)
     report = build_report(results, names, options, rotate, seconds, notes)
     if args.json:
         print(json.dumps(report, indent=2))

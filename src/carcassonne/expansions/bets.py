@@ -44,6 +44,7 @@ from .base import Decision, Expansion
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Sequence
 
     from ..features import Feature
     from ..game import Game
@@ -396,7 +397,7 @@ class Bets(Expansion):
 # ----------------------------------------------------------------------------- statistics
 
 
-def bet_summary(games: list[Game]) -> list[str]:
+def bet_summary(games: Sequence[Game]) -> list[str]:
     """Report lines for ``carcassonne simulate --bets``: bet points per seat and game, and how
     each chip type fared, from the settlement events."""
     if not games:

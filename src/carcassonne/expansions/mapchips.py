@@ -39,6 +39,7 @@ from .base import Decision, Expansion
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Sequence
 
     from ..game import Game, PlacedTile
     from ..maps import GameMap
@@ -358,7 +359,7 @@ class MapChips(Expansion):
         }
 
 
-def wine_summary(games: list[Game]) -> list[str]:
+def wine_summary(games: Sequence[Game]) -> list[str]:
     """Average points per seat from collected chips and from wine, and how wine was sold."""
     if not games:
         return []
