@@ -180,6 +180,25 @@ def request(
         conn.close()
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used, from ``/proc``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    # utime and stime are fields 14 and 15 of stat; 11 and 12 after the command name
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB, from ``/proc``."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
 class Monitor:
     """Samples the server's memory, CPU time and open files from ``/proc`` in a thread."""
 
@@ -188,19 +207,11 @@ class Monitor:
         self.interval = interval
         self.rss_peak_kb = 0
         self.fds_peak = 0
-        self.cpu_start = self._cpu_seconds()
+        self.cpu_start = process_cpu_seconds(pid)
         self.cpu_seconds = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
-
-    def _cpu_seconds(self) -> float:
-        try:
-            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return 0.0
-        # utime and stime are fields 14 and 15 of stat; 11 and 12 after the command name
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def _sample(self) -> None:
         try:
@@ -210,7 +221,7 @@ class Monitor:
             self.fds_peak = max(self.fds_peak, len(os.listdir(f"/proc/{self.pid}/fd")))
         except OSError:
             return
-        self.cpu_seconds = self._cpu_seconds() - self.cpu_start
+        self.cpu_seconds = process_cpu_seconds(self.pid) - self.cpu_start
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -445,13 +456,13 @@ async def open_sockets(
 
 
 async def hold(held: list[HeldSocket], seconds: float, every: float = 0.5,
-               trickle_every: float = 2.0) -> None:  # fmt: skip
-    """For ``seconds``, watch ``held`` (which may still be filling up) every ``every`` s and
-    send each socket's trickle every ``trickle_every`` s."""
+               trickle_every: float = 2.0, until: asyncio.Event | None = None) -> None:  # fmt: skip
+    """For ``seconds`` or until ``until`` is set, watch ``held`` (which may still be filling
+    up) every ``every`` s and send each socket's trickle every ``trickle_every`` s."""
     started = time.monotonic()
     deadline = started + seconds
     next_trickle = started + trickle_every
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not (until is not None and until.is_set()):
         now = time.monotonic()
         for sock in held:
             sock.poll(now)
@@ -608,6 +619,248 @@ async def frames(ctx: Context) -> dict[str, str]:
         "frames sent whole": str(whole_frames),
         "connections cut off": str(cut_off),
         "MiB sent": f"{sent / 2**20:.0f}",
+    }
+
+
+# ------------------------------------------------------------------------------ game-level attacks
+
+
+def ws_text_frame(text: str) -> bytes:
+    data = text.encode()
+    return ws_frame_header(len(data)) + data
+
+
+async def wait_until_idle(pid: int, limit: float, quiet: float = 0.05) -> float:
+    """Wait until the server has used less than ``quiet`` CPU seconds in half a second (it has
+    caught up), at most ``limit`` seconds; returns the seconds waited."""
+    started = time.monotonic()
+    before = process_cpu_seconds(pid)
+    while time.monotonic() - started < limit:
+        await asyncio.sleep(0.5)
+        now = process_cpu_seconds(pid)
+        if now - before < quiet:
+            break
+        before = now
+    return time.monotonic() - started
+
+
+async def requests_from(
+    port: int, calls: list[tuple[str, str, Any, str]], parallel: int = 16
+) -> list[tuple[int, Any]]:
+    """HTTP calls ``(method, path, body, source)`` made ``parallel`` at a time."""
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(method: str, path: str, body: Any, source: str) -> tuple[int, Any]:
+        async with gate:
+            try:
+                return await asyncio.to_thread(request, port, method, path, body, source)
+            except OSError as exc:
+                return 0, str(exc)
+
+    return await asyncio.gather(*(one(*call) for call in calls))
+
+
+SPECTATORS = 1000
+SPECTATOR_ADDRESSES = spread(SPECTATORS, block=3, per_address=20)
+#: the address of the two players of the watched game
+PLAYER_ADDRESS = "127.0.0.5"
+
+
+async def open_spectators(port: int, game_id: str, count: int) -> tuple[list[HeldSocket], int]:
+    """``count`` websockets that say hello as spectators of ``game_id``, then only read."""
+    loop = asyncio.get_running_loop()
+    hello = ws_text_frame('{"type":"hello","token":null}')
+    held: list[HeldSocket] = []
+    failed = 0
+    gate = asyncio.Semaphore(100)
+
+    async def one(i: int) -> None:
+        nonlocal failed
+        async with gate:
+            sock = socket.socket()
+            sock.setblocking(False)
+            try:
+                sock.bind((loopback(SPECTATOR_ADDRESSES[i % len(SPECTATOR_ADDRESSES)]), 0))
+                await asyncio.wait_for(loop.sock_connect(sock, (TARGET, port)), 10)
+                await loop.sock_sendall(sock, ws_handshake(f"/ws/{game_id}"))
+                answer = await asyncio.wait_for(loop.sock_recv(sock, 4096), 10)
+                if not answer.startswith(b"HTTP/1.1 101"):
+                    raise OSError("not upgraded")
+                await loop.sock_sendall(sock, hello)
+            except (OSError, TimeoutError):
+                sock.close()
+                failed += 1
+                return
+            spectator = HeldSocket(sock, time.monotonic(), trickle=b"", upgrade=True)
+            spectator.answered = True  # the 101 is read: what follows are frames (and pings)
+            held.append(spectator)
+
+    await asyncio.gather(*(one(i) for i in range(count)))
+    return held, failed
+
+
+@scenario("spectators", f"{SPECTATORS:,} spectators join a game, then watch it being played")
+async def spectators(ctx: Context) -> dict[str, str]:
+    status, game = await asyncio.to_thread(
+        request, ctx.port, "POST", "/api/games", TWO_HUMANS, PLAYER_ADDRESS
+    )
+    if status != 201:
+        return {"watched game": f"not created: {status} {game}"}
+    cpu = process_cpu_seconds(ctx.pid)
+    started = time.monotonic()
+    held, failed = await open_spectators(ctx.port, game["id"], SPECTATORS)
+    stop = asyncio.Event()
+    reading = asyncio.create_task(hold(held, 300, every=0.2, until=stop))
+    await wait_until_idle(ctx.pid, limit=180)
+    join_cpu, join_wall = process_cpu_seconds(ctx.pid) - cpu, time.monotonic() - started
+    players = Probe(ctx.port)  # for its figures: the seats below count in its stats
+    rng = random.Random(7)
+    deadline = time.monotonic() + ctx.seconds
+    seats = [
+        play_seat(ctx.port, game["id"], seat["token"], random.Random(rng.random()),
+                  players.stats, deadline, pause=PROBE_PAUSE, source=PLAYER_ADDRESS)
+        for seat in game["seats"]
+    ]  # fmt: skip
+    try:
+        await asyncio.gather(*seats)
+    except (OSError, ConnectionClosed) as exc:
+        players.stats.errors.append(f"{type(exc).__name__}: {exc}")
+    stop.set()
+    await reading
+    watched = {f"watched game: {key}": value for key, value in players.figures().items()}
+    return {
+        "spectators: connects failed": str(failed),
+        "join: server CPU s": f"{join_cpu:.1f}",
+        "join: s until the server is idle": f"{join_wall:.1f}",
+        **watched,
+        **held_figures(held, "spectators"),
+    }
+
+
+FINISHED_GAMES = 1000
+#: 16 tiles (15 drawn after the start): short bot games, each a room with a board and a log
+SHORT_STACK = ["base/U"] * 4 + ["base/V"] * 4 + ["base/E"] * 4 + ["base/B"] * 2 + ["base/K"] * 2
+TWO_BOTS = {"seats": [{"kind": "bot", "bot": "random"}] * 2, "options": {"stack": SHORT_STACK}}
+#: 10 creations each: the default creation rate limit's burst
+CREATOR_ADDRESSES = spread(FINISHED_GAMES, block=4, per_address=10)
+#: 20 reads each: under the default read limit's burst
+READER_ADDRESSES = spread(FINISHED_GAMES, block=5, per_address=20)
+
+
+@scenario("finished", f"{FINISHED_GAMES:,} short bot games played to the end, then their records")
+async def finished(ctx: Context) -> dict[str, str]:
+    at_start = process_rss_mb(ctx.pid)
+    created = await requests_from(
+        ctx.port,
+        [
+            ("POST", "/api/games", TWO_BOTS, CREATOR_ADDRESSES[i // 10])
+            for i in range(FINISHED_GAMES)
+        ],
+    )
+    ids = [game["id"] for status, game in created if status == 201]
+    await wait_until_idle(ctx.pid, limit=300)
+    after_games = process_rss_mb(ctx.pid)
+    records = await requests_from(
+        ctx.port,
+        [("GET", f"/api/games/{game_id}/record", None, READER_ADDRESSES[i // 20])
+         for i, game_id in enumerate(ids)],
+    )  # fmt: skip
+    after_records = process_rss_mb(ctx.pid)
+    return {
+        "games created": str(len(ids)),
+        "records read": str(sum(status == 200 for status, _ in records)),
+        "RSS MB: start / games over / records read": (
+            f"{at_start:.0f} / {after_games:.0f} / {after_records:.0f}"
+        ),
+    }
+
+
+FLOOD_ADDRESSES = spread(1100, block=6, per_address=10)
+
+
+@scenario("caps", "110 addresses create 10 games each (the games cap is 1,000), then a newcomer")
+async def caps(ctx: Context) -> dict[str, str]:
+    flood = await requests_from(
+        ctx.port,
+        [
+            ("POST", "/api/games", TWO_HUMANS, source)
+            for source in FLOOD_ADDRESSES
+            for _ in range(10)
+        ],
+    )
+    newcomer, _ = await asyncio.to_thread(
+        request, ctx.port, "POST", "/api/games", TWO_HUMANS, "127.0.7.1"
+    )
+    await asyncio.sleep(ctx.seconds)  # the probe goes on creating and playing meanwhile
+    statuses = [status for status, _ in flood]
+    return {
+        "flood: created": str(statuses.count(201)),
+        "flood: refused 503": str(statuses.count(503)),
+        "newcomer after the flood": str(newcomer),
+    }
+
+
+REPLAY_READERS = spread(8, block=8, per_address=1)
+
+
+@scenario("replays", "8 clients read a finished bot game's replay over and over")
+async def replays(ctx: Context) -> dict[str, str]:
+    two_bots = {"seats": [{"kind": "bot", "bot": "random"}] * 2, "options": {"seed": 5}}
+    status, game = await asyncio.to_thread(
+        request, ctx.port, "POST", "/api/games", two_bots, ATTACKER_ADDRESS
+    )
+    if status != 201:
+        return {"game": f"not created: {status} {game}"}
+    path = f"/api/games/{game['id']}/replay"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # the bots play it to the end
+        status, _ = await asyncio.to_thread(request, ctx.port, "GET", path, None, ATTACKER_ADDRESS)
+        if status != 409:
+            break
+        await asyncio.sleep(0.5)
+    answers: list[int] = []
+    sizes: list[int] = []
+    meta: list[float] = []
+    stop = time.monotonic() + ctx.seconds
+
+    def read(source: str) -> None:
+        while time.monotonic() < stop:
+            conn = http.client.HTTPConnection(TARGET, ctx.port, timeout=30,
+                                              source_address=(loopback(source), 0))  # fmt: skip
+            try:
+                conn.request("GET", path)
+                response = conn.getresponse()
+                body = response.read()
+            except OSError:
+                answers.append(0)
+                continue
+            finally:
+                conn.close()
+            answers.append(response.status)
+            if response.status == 200:
+                sizes.append(len(body))
+            else:
+                time.sleep(0.05)
+
+    def time_meta() -> None:
+        while time.monotonic() < stop:
+            began = time.perf_counter()
+            with contextlib.suppress(OSError):
+                request(ctx.port, "GET", "/api/meta", source="127.0.8.100")
+            meta.append(time.perf_counter() - began)
+            time.sleep(0.2)
+
+    # threads of their own: the default executor has fewer workers than there are readers
+    threads = [threading.Thread(target=read, args=(source,)) for source in REPLAY_READERS]
+    threads.append(threading.Thread(target=time_meta))
+    for thread in threads:
+        thread.start()
+    await asyncio.to_thread(lambda: [thread.join() for thread in threads])
+    return {
+        "replays served": str(answers.count(200)),
+        "refused 429": str(answers.count(429)),
+        "KB per replay": f"{statistics.median(sizes) / 1024:.0f}" if sizes else "-",
+        "/api/meta p50 ms": f"{statistics.median(meta) * 1000:.0f}" if meta else "-",
     }
 
 
