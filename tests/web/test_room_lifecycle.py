@@ -170,6 +170,16 @@ def test_a_full_server_ends_a_game_of_the_biggest_holder_not_the_newcomer(
     assert storage.count_unfinished() == 4
 
 
+def test_a_creation_refused_for_its_options_ends_no_game(storage: Storage) -> None:
+    server = GameServer(storage, bot_delay=0, max_live_games=2, max_games_per_address=5)
+    held = [new_game(server, "10.6.6.6"), new_game(server, "10.6.6.6")]
+    with pytest.raises(ProtocolError) as refused:  # base/D is the start tile: only 3 remain
+        new_game(server, "10.0.0.1", stack=["base/D"] * 4)
+    assert refused.value.code == "bad-options"
+    assert [room.expired for room in held] == [None, None]
+    assert storage.count_unfinished() == 2
+
+
 def test_a_watched_game_is_never_the_one_ended(storage: Storage) -> None:
     server = GameServer(storage, bot_delay=0, max_live_games=2, max_games_per_address=5)
     watched, idle = new_game(server, "10.6.6.6"), new_game(server, "10.6.6.6")

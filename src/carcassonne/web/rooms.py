@@ -729,12 +729,6 @@ class GameServer:
     ) -> tuple[Room, dict[str, Any]]:
         """Create and store a game for the client at address ``creator``; returns the room and
         the secret links (shown once)."""
-        creator_id = creator_digest(creator)
-        try:
-            self._make_room_for(creator_id)
-        except StorageError:
-            log.exception("cannot count the unfinished games")
-            raise ProtocolError("the server cannot create games now; try again", "server") from None
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
@@ -750,6 +744,13 @@ class GameServer:
                     raise ProtocolError(
                         f"the {seat['bot']} bot is not available: {exc}", "bad-options"
                     ) from None
+        # Only a game that can be set up may take another's place.
+        creator_id = creator_digest(creator)
+        try:
+            self._make_room_for(creator_id)
+        except StorageError:
+            log.exception("cannot count the unfinished games")
+            raise ProtocolError("the server cannot create games now; try again", "server") from None
         tokens: dict[int, str] = {}
         stored_seats = []
         hotseat_token = _new_token() if hotseat else None
