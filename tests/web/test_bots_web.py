@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -221,3 +223,34 @@ def test_with_several_humans_a_used_hint_is_shown_to_everyone(hint_app: Any) -> 
             assert told["hints_used"] == [{"seat": 0, "ply": 0}]
             # Bo's own view still hides Ana's hint itself
             assert "moves" not in told
+
+
+def test_workers_end_with_a_server_that_was_killed(tmp_path: Path) -> None:
+    """A worker waits for work on a pipe it also holds open itself: without a watch on its
+    parent, a killed server (or one stopped by SIGTERM, which uvicorn re-raises) left its
+    workers behind for good."""
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import asyncio, os, signal\n"
+        "from carcassonne.web import botworker\n"
+        "if __name__ == '__main__':\n"
+        "    print(asyncio.run(botworker._run(60, os.getpid)), flush=True)\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == -9, done.stderr
+    worker = int(done.stdout)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and _alive(worker):
+        time.sleep(0.1)
+    assert not _alive(worker), f"worker {worker} outlived its server"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split()[2] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False

@@ -22,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -32,6 +34,10 @@ from ..game import Game, GameOptions
 #: seconds a decision may take beyond the bot's own think time before it counts as failed
 #: (a queue of other games' decisions ahead of it included)
 DECISION_GRACE = 60.0
+
+
+#: how often a worker checks that the server that started it is still running (seconds)
+PARENT_CHECK_SECONDS = 1.0
 
 
 class BotWorkerError(Exception):
@@ -59,8 +65,26 @@ def _executor() -> Executor:
     global _pool
     if _pool is None:
         # spawn: a fork of a process with an event loop and threads can deadlock
-        _pool = ProcessPoolExecutor(_workers, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(
+            _workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_exit_with_parent,
+            initargs=(os.getpid(),),
+        )
     return _pool
+
+
+def _exit_with_parent(parent: int) -> None:
+    """In a worker: end when the server does.  A server stopped by a signal (uvicorn re-raises
+    SIGTERM after its graceful shutdown) or killed never tells its workers, and a worker waiting
+    for work would wait forever: so each worker watches that its parent is still there."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def _discard_pool() -> None:
