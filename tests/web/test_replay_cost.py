@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient, auth, expand_frames
+from web_helpers import TestClient, expand_frames, finished_game
 
 from carcassonne.bots import make_bot
 from carcassonne.formats.record import record_from_game
@@ -20,10 +20,6 @@ from carcassonne.game import Game
 from carcassonne.web import create_app, replay
 from carcassonne.web.protocol import parse_options
 from carcassonne.web.ratelimit import Limit, RateLimits
-
-HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
-CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
-PASS = {"type": "pass"}
 
 
 def long_game() -> Game:
@@ -53,19 +49,6 @@ def test_compact_frames_rebuild_every_view_and_are_much_smaller() -> None:
         assert view == replay.revealed_view(again)
     whole = len(json.dumps(data))  # every frame with its whole view, as before
     assert compact * 5 < whole, (compact, whole)
-
-
-def finished_game(client: Any) -> str:
-    created = client.post(
-        "/api/games", json={"seats": HUMANS, "options": {"stack": ["base/E"]}, "hotseat": True}
-    ).json()
-    played = client.post(
-        f"/api/games/{created['id']}/actions",
-        headers=auth(created["hotseat_token"]),
-        json={"actions": [CLOSE_CITY, PASS], "ply": 0},
-    )
-    assert played.json()["view"]["phase"] == "over"
-    return str(created["id"])
 
 
 def test_a_finished_replay_is_built_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

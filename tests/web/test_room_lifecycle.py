@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient, auth
+from web_helpers import TestClient, auth, finished_game
 
 from carcassonne.formats.actions import action_from_json
 from carcassonne.web import create_app
@@ -67,16 +67,7 @@ def test_finished_games_do_not_stay_in_memory(tmp_path: Path) -> None:
     ids = []
     with TestClient(create_app(db, bot_delay=0, limits=GENEROUS)) as client:
         for _ in range(games):
-            created = client.post(
-                "/api/games", json={"seats": HUMANS, "options": ONE_TILE, "hotseat": True}
-            ).json()
-            played = client.post(
-                f"/api/games/{created['id']}/actions",
-                headers=auth(created["hotseat_token"]),
-                json={"actions": [CLOSE_CITY, PASS], "ply": 0},
-            )
-            assert played.json()["view"]["phase"] == "over"
-            ids.append(created["id"])
+            ids.append(finished_game(client))
         assert len(client.app.state.server.rooms) <= MAX_IDLE_ROOMS
     app = create_app(db, bot_delay=0, limits=GENEROUS)  # after a restart, read each record
     with TestClient(app) as client:

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 
 from carcassonne.web.replay import apply_delta
 
-__all__ = ["LiveServer", "TestClient", "expand_frames", "read_until_closed"]
+__all__ = ["LiveServer", "TestClient", "expand_frames", "finished_game", "read_until_closed"]
 
 
 def auth(token: str) -> dict[str, str]:
@@ -35,6 +35,23 @@ def hello(ws: Any, token: str | None) -> dict[str, Any]:
     state = ws.receive_json()
     assert state["type"] == "state"
     return state
+
+
+def finished_game(client: Any) -> str:
+    """A hotseat game of one tile played to its end through the HTTP API; its id."""
+    created = client.post(
+        "/api/games",
+        json={"seats": [{"kind": "human"}, {"kind": "human"}], "options": {"stack": ["base/E"]},
+              "hotseat": True},
+    ).json()  # fmt: skip
+    closing_the_city = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
+    played = client.post(
+        f"/api/games/{created['id']}/actions",
+        headers=auth(created["hotseat_token"]),
+        json={"actions": [closing_the_city, {"type": "pass"}], "ply": 0},
+    )
+    assert played.json()["view"]["phase"] == "over"
+    return str(created["id"])
 
 
 class LiveServer:
