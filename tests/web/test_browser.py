@@ -125,6 +125,20 @@ def page(browser: Browser) -> Iterator[Page]:
     assert errors == [], f"JavaScript errors: {errors}"
 
 
+@pytest.fixture
+def phone_page(browser: Browser) -> Iterator[Page]:
+    """A page on a 390 px touch phone; fails the test on any JavaScript error."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
+
+
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
@@ -330,13 +344,8 @@ def board_scale(page: Page) -> float:
     return float(transform.rsplit("scale(", 1)[1].rstrip(")"))
 
 
-def test_phone_layout_touch_play_and_pinch_zoom(server: Server, browser: Browser) -> None:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
+def test_phone_layout_touch_play_and_pinch_zoom(server: Server, phone_page: Page) -> None:
+    page = phone_page
     created = server.create(
         {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
          "options": {"seed": 4}}
@@ -359,7 +368,7 @@ def test_phone_layout_touch_play_and_pinch_zoom(server: Server, browser: Browser
     expect(page.locator(".key-hints")).to_be_hidden()  # no keys on a touch screen
 
     # Two fingers spread apart zoom in around their midpoint and place nothing.
-    cdp = context.new_cdp_session(page)
+    cdp = page.context.new_cdp_session(page)
     before = board_scale(page)
     mid_x = board["x"] + board["width"] / 2
     mid_y = board["y"] + board["height"] / 2
@@ -390,8 +399,6 @@ def test_phone_layout_touch_play_and_pinch_zoom(server: Server, browser: Browser
     confirm.tap()
     expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=15_000)
     my_turn(page)
-    context.close()
-    assert errors == [], f"JavaScript errors: {errors}"
 
 
 def test_a_turn_by_keyboard_alone(server: Server, page: Page) -> None:
