@@ -1,12 +1,17 @@
 """The layout is the architecture: the engine core and the expansions know nothing of the edges.
 
 Formats, bots, the CLI and the web app depend on the engine, never the reverse; otherwise the
-engine could not be used alone (e.g. in a simulation farm without the web dependencies).
+engine could not be used alone (e.g. in a simulation farm without the web dependencies).  And no
+module imports itself round a circle: every import that runs (at the top of a module or inside
+a function) points one way, so each module can be understood, tested and compiled after the ones
+it uses.  Imports under ``if TYPE_CHECKING:`` never run and only name types for annotations;
+they are left out (an expansion's hooks take the ``Game`` that calls them).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -50,3 +55,82 @@ def test_the_check_sees_edge_imports() -> None:
     # Guards the test above against silently finding nothing.
     assert {"formats", "bots"} <= imported_packages(PACKAGE / "web" / "rooms.py")
     assert "game" in imported_packages(PACKAGE / "expansions" / "river.py")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _runs(node: ast.AST) -> Iterator[ast.AST]:
+    """Every node of ``node`` except what ``if TYPE_CHECKING:`` guards."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+            for other in child.orelse:
+                yield other
+                yield from _runs(other)
+            continue
+        yield child
+        yield from _runs(child)
+
+
+def run_time_imports(name: str) -> set[str]:
+    """The package's modules that module ``name`` imports when it runs."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _runs(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                target = ".".join(parts[: len(parts) - node.level + 1] + [node.module or ""])
+                target = target.rstrip(".")
+            else:
+                target = node.module or ""
+            if target not in MODULES:
+                continue
+            for alias in node.names:  # ``from . import greedy`` imports a module
+                found.add(
+                    f"{target}.{alias.name}" if f"{target}.{alias.name}" in MODULES else target
+                )
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in MODULES)
+    found.discard(name)
+    return found
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph`` (module -> modules it imports), one path each."""
+    found: list[list[str]] = []
+    done: set[str] = set()
+
+    def walk(module: str, path: list[str]) -> None:
+        for target in sorted(graph.get(module, ())):
+            if target in path:
+                found.append([*path[path.index(target) :], target])
+            elif target not in done:
+                walk(target, [*path, target])
+        done.add(module)
+
+    for module in sorted(graph):
+        if module not in done:
+            walk(module, [module])
+    return found
+
+
+def test_no_module_imports_itself_round_a_circle() -> None:
+    graph = {name: run_time_imports(name) for name in MODULES}
+    assert cycles(graph) == []
+
+
+def test_the_cycle_check_sees_circles_and_lazy_imports() -> None:
+    # Guards the test above against silently finding nothing.
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+    assert "carcassonne.expansions.river" in run_time_imports("carcassonne.expansions")  # lazy
+    assert "carcassonne.bots.bets_policy" in run_time_imports("carcassonne.bots.greedy")
+    assert "carcassonne.game" not in run_time_imports("carcassonne.expansions.base")  # typing

@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
-from carcassonne.bots import BOT_NAMES, make_bot
+from carcassonne.bots import BOT_NAMES, make_bot, policies
 from carcassonne.bots import evaluate as evaluate_module
-from carcassonne.bots import greedy as greedy_module
 from carcassonne.bots.evaluate import Evaluator, relative
 from carcassonne.bots.greedy import GreedyBot, register_policy
 from scenario import scenario
@@ -159,7 +158,7 @@ def test_register_policy_decides_its_phase(monkeypatch: pytest.MonkeyPatch) -> N
         calls.append(game.phase)
         return PASS
 
-    monkeypatch.setattr(greedy_module, "_POLICIES", {})
+    monkeypatch.delitem(policies._POLICIES, "wine")
     register_policy("wine", always_pass)
     found = _reach_wine_decision()
     bot = GreedyBot(1)
@@ -174,7 +173,7 @@ def test_register_policy_refuses_core_phases() -> None:
 
 def test_unknown_phase_falls_back_to_lookahead(monkeypatch: pytest.MonkeyPatch) -> None:
     """No policy for 'wine': the greedy bot sells (points now) rather than passing."""
-    monkeypatch.setattr(greedy_module, "_POLICIES", {})
+    monkeypatch.delitem(policies._POLICIES, "wine")
     game = _reach_wine_decision()
     before = list(game.scores)
     action = GreedyBot(1).choose(game)
@@ -195,7 +194,8 @@ def _reach_wine_decision() -> Game:
 
 
 def test_adjustments_apply_only_with_their_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(evaluate_module, "_ADJUSTMENTS", {})
+    for name in list(evaluate_module._ADJUSTMENTS):  # the same dict, compiled or not
+        monkeypatch.delitem(evaluate_module._ADJUSTMENTS, name)
     evaluate_module.register_adjustment("abbot", lambda before, after, seat: [10.0, 0.0])
     plain = Game(GameOptions(players=2, seed=1))
     with_abbot = Game(GameOptions(players=2, seed=1, abbot=True))

@@ -22,10 +22,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import PASS, Pass, PlaceFigure, PlaceTile
-from .board import DELTAS, OPPOSITE, RING, Geometry, PrintedTile, decode, encode
+from .board import DELTAS, OPPOSITE, RING, Geometry, decode, encode
 from .events import Event, GameEvent, ScoreEvent
+from .expansions import build_expansions
 from .expansions.base import Decision, Expansion
 from .features import Feature
+from .maps import load_map
+from .options import (
+    DEFAULT_MEEPLES,
+    MAP_MEEPLES,
+    MAX_COPIES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    GameOptions,
+    GameSetupError,
+)
 from .tiles import (
     BORDER,
     CITY,
@@ -36,7 +47,6 @@ from .tiles import (
     ROAD,
     Orientation,
     TileType,
-    printed_city_tile,
     tile_by_id,
     tile_set,
 )
@@ -44,44 +54,10 @@ from .tiles import (
 MEEPLE = "meeple"
 MEEPLE_KINDS = frozenset({CITY, ROAD, FIELD, MONASTERY})
 CLOISTERS = (MONASTERY, GARDEN)
-DEFAULT_MEEPLES = 7
-MAP_MEEPLES = 9  # docs/rules.md §4: 9 per player on a map (option)
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
-#: copies of the base set a game may use: enough for the biggest table (a map game uses two),
-#: and a bound on the work one game (or one record or web request) can ask for
-MAX_COPIES = 3
 
 
 class IllegalAction(ValueError):
     """An action that the rules do not allow now; the game is unchanged."""
-
-
-class GameSetupError(ValueError):
-    """Options that do not make a game (e.g. 7 players, River on a map)."""
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """Everything that fixes a game before the first action."""
-
-    players: int = 2
-    river: bool = False
-    abbot: bool = False
-    bets: bool = False
-    map: str | None = None
-    map_chips: bool = False
-    #: figures per seat; None = 7, or 9 on a map
-    meeples: int | None = None
-    #: copies of the base set (a map game may use two)
-    copies: int = 1
-    #: map games: the two start squares used, first gets the start tile (None = random from seed)
-    start_squares: tuple[str, str] | None = None
-    seed: int | None = None
-    #: explicit draw order (tile ids), replacing the shuffled stack; the game ends when it is empty
-    stack: tuple[str, ...] | None = None
-
-    def with_(self, **changes: Any) -> GameOptions:
-        return replace(self, **changes)
 
 
 class PlacedTile:
@@ -234,8 +210,6 @@ class Game:
         self._stage = _END_OF_TURN
         self.start_tile: TileType | None = None
 
-        from .expansions import build_expansions
-
         self.expansions: list[Expansion] = build_expansions(options)
         for ext in self.expansions:
             self.figure_kinds.update(ext.figure_types)
@@ -278,13 +252,10 @@ class Game:
             pool.extend(tile for _ in range(copies) for tile in tile_set(name).copies())
         self.start_tile = start
         if options.map is not None:
-            from .maps import load_map
-
             self.map = load_map(options.map)
             self.geometry = self.map.geometry
             self._squares = self.geometry.squares
-            for printed in self.geometry.printed:
-                self._put_printed(printed)
+            self.map.put_printed_tiles(self)
         if options.stack is not None:
             self.stack = [self._stack_tile(tile_id, i) for i, tile_id in enumerate(options.stack)]
             self._check_stack_counts(pool)
@@ -297,10 +268,13 @@ class Game:
             self.stack = pool
         if self.map is not None:
             # Chosen before the expansions' setup: Map-Chips keep clear of the used start squares.
-            self.used_start_squares = self._choose_start_squares()
+            self.used_start_squares = self.map.choose_start_squares(options.start_squares, self.rng)
         for ext in self.expansions:
             ext.setup(self)
-        self._place_start_tiles()
+        if self.map is None:
+            self.put_start_tile(encode(0, 0), self.start_tile)
+        else:
+            self.map.put_start_tiles(self)
         self._start_turn()
 
     def _stack_tile(self, tile_id: str, index: int) -> TileType:
@@ -332,37 +306,25 @@ class Game:
                     f"({available.get(tile.id, 0)})"
                 )
 
-    def _place_start_tiles(self) -> None:
-        start = self.start_tile
-        assert start is not None
-        if self.map is None:
-            self._place(encode(0, 0), start.orientations[0], None)
-            return
-        # docs/rules.md D7: the start tile on the first start square, the top tile of the shuffled
-        # stack on the second, both at rotation 0.
-        first, second = (self.map.start_squares[n] for n in self.used_start_squares)
-        placed = [self._place(first, start.orientations[0], None)]
-        if self.stack:
-            placed.append(self._place(second, self.stack.pop().orientations[0], None))
-        # A start square on the map border (or by a large city) can close a start tile's road
-        # or city before the first turn: it is complete from then on, e.g. for farmers; nobody
-        # stands on it, so nothing scores.
-        for tile in placed:
-            for i in tile.orientation.closable:
-                feature = self.seg_feature[tile.base + i]
-                if feature.open == 0:
-                    feature.complete = True
+    def put_start_tile(self, pos: int, tile: TileType | None) -> None:
+        """Put a tile before the first turn, nobody's, at rotation 0 (a start tile).
 
-    def _choose_start_squares(self) -> tuple[str, str]:
-        """docs/rules.md D6: the two start squares used, from the options or drawn from the seed."""
-        names = self.options.start_squares
-        if names is None:
-            names = tuple(self.rng.sample(sorted(self.map.start_squares), 2))  # type: ignore
-        return self.map.check_start_squares(names)  # type: ignore[no-any-return]
+        A start square on a map's border (or by a large city) can close a start tile's road or
+        city before the first turn: it is complete from then on, e.g. for farmers; nobody stands
+        on it, so nothing scores.
+        """
+        assert tile is not None
+        placed = self._place(pos, tile.orientations[0], None)
+        for i in placed.orientation.closable:
+            feature = self.seg_feature[placed.base + i]
+            if feature.open == 0:
+                feature.complete = True
 
-    def _put_printed(self, printed: PrintedTile) -> None:
-        pos = encode(printed.x, printed.y)
-        orientation = printed_city_tile(printed.name, printed.open_edges).orientations[0]
+    def put_printed_tile(self, pos: int, orientation: Orientation) -> None:
+        """Put a tile printed on the board (a map's large city) before anything is placed.
+
+        It anchors placements only once a played tile reaches it (D9), see :meth:`_activate`.
+        """
         base = len(self.seg_feature)
         self.board[pos] = PlacedTile(pos, orientation, base, 0, None)
         seg = orientation.segments[0]

@@ -5,8 +5,9 @@ under ``data/maps`` or given by path, so that a player who owns the printed boar
 reconstruction.  Loading validates everything and names the place or field that is wrong, because
 a bad map silently changes every game played on it.
 
-:func:`load_map` returns a :class:`GameMap`; the core only uses its ``geometry`` (playable squares
-and the printed large cities), ``start_squares`` and :meth:`GameMap.check_start_squares`.  The
+:func:`load_map` returns a :class:`GameMap`; the core uses its ``geometry`` (playable squares and
+the printed large cities) and lets it set the board up (:meth:`GameMap.put_printed_tiles`,
+:meth:`GameMap.choose_start_squares`, :meth:`GameMap.put_start_tiles`: D6, D7).  The
 towns and their grape colours are for the Map-Chips (``expansions/mapchips.py``).
 """
 
@@ -16,12 +17,17 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .board import OFFSET, Geometry, PrintedTile, encode
-from .game import GameSetupError
 from .geography import Geography, GeographyError, parse_geography
-from .tiles import EDGE_NAMES
+from .options import GameSetupError
+from .tiles import EDGE_NAMES, printed_city_tile
+
+if TYPE_CHECKING:
+    import random
+
+    from .game import Game
 
 MAP_FORMAT = "carcassonne-map/1"
 #: the grape colours of Map-Chips France; a town may show one of them
@@ -84,6 +90,31 @@ class GameMap:
         if first == second:
             raise GameSetupError(f"the two start squares must differ, both are {first!r}")
         return first, second
+
+    def choose_start_squares(
+        self, names: tuple[str, str] | None, rng: random.Random
+    ) -> tuple[str, str]:
+        """D6: the two start squares a game uses, as its options name them or drawn with ``rng``
+        (the game's generator, right after the stack is shuffled)."""
+        if names is None:
+            first, second = rng.sample(sorted(self.start_squares), 2)
+            names = (first, second)
+        return self.check_start_squares(names)
+
+    def put_printed_tiles(self, game: Game) -> None:
+        """Put the map's large cities on the board, before anything else (their segments are
+        numbered first)."""
+        for printed in self.geometry.printed:
+            tile = printed_city_tile(printed.name, printed.open_edges)
+            game.put_printed_tile(encode(printed.x, printed.y), tile.orientations[0])
+
+    def put_start_tiles(self, game: Game) -> None:
+        """D7: the start tile on the first start square in use, the top tile of the shuffled
+        stack on the second, both at rotation 0."""
+        first, second = (self.start_squares[name] for name in game.used_start_squares)
+        game.put_start_tile(first, game.start_tile)
+        if game.stack:
+            game.put_start_tile(second, game.stack.pop())
 
     def town_at(self, pos: int) -> Town | None:
         return self.towns.get(pos)

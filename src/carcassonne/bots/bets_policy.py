@@ -15,7 +15,7 @@ The bot values its own chips by their values and another seat's chip as the aver
 there are only a sample).  The same estimate, registered as an evaluation adjustment, makes the
 greedy bot value the bets lying on offices when it places tiles.
 
-Registered by :mod:`carcassonne.expansions.bets` (:func:`register`).
+Registered by ``bots/greedy.py`` when it loads (:func:`register`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from ..actions import PASS
 from ..board import encode
 from ..expansions.bets import BET, CHIPS, SETTLE, SETTLE_FINAL, Bets, PlaceBet, chip_payoff
 from ..tiles import CITY, ROAD
+from .evaluate import register_adjustment
+from .policies import PolicyBot, register_policy
 
 if TYPE_CHECKING:
     from ..features import Feature
     from ..game import Game
-    from .greedy import GreedyBot
 
 #: chance that the next tile added at an open edge of a road or city closes that edge
 CLOSE_CHANCE = {ROAD: 0.45, CITY: 0.45}
@@ -126,7 +127,7 @@ def _bets(game: Game) -> Bets:
 # ------------------------------------------------------------------------------ policies
 
 
-def bet_policy(game: Game, bot: GreedyBot) -> Any:
+def bet_policy(game: Game, bot: PolicyBot) -> Any:
     """Step 4: the chip with the best expected payoff on this office, or pass if none is worth
     :data:`MIN_BET_VALUE`."""
     placed = game.last_placed
@@ -140,7 +141,7 @@ def bet_policy(game: Game, bot: GreedyBot) -> Any:
     return bot.pick(scored)
 
 
-def settle_policy(game: Game, bot: GreedyBot) -> Any:
+def settle_policy(game: Game, bot: PolicyBot) -> Any:
     """The feature to settle an office's chips against.
 
     Phase ``settle`` (the active player decides for every chip on the office): what it pays the
@@ -187,9 +188,6 @@ def bets_adjustment(before: Game, after: Game, seat: int) -> list[float]:
 
 def register() -> None:
     """Hand the bets phases to the greedy bot and value bets in its evaluation."""
-    from .evaluate import register_adjustment
-    from .greedy import register_policy
-
     register_policy(BET, bet_policy)
     register_policy(SETTLE, settle_policy)
     register_policy(SETTLE_FINAL, settle_policy)

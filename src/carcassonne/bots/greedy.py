@@ -27,13 +27,13 @@ as ~30 random moves (`benchmarks/README.md`).  Public API kept stable for such c
 ``register_policy``.
 
 Other phases (expansion decisions such as ``bet``, ``settle``, ``wine``) go through a **policy
-registry**.  The bundled expansions' policies live in ``bots/bets_policy.py`` and
-``bots/mapchips_policy.py`` and are installed when this module loads; any other code registers
-the same way::
+registry** (``bots/policies.py``).  The bundled expansions' policies live in
+``bots/bets_policy.py`` and ``bots/mapchips_policy.py`` and are installed when this module loads;
+any other code registers the same way::
 
     from carcassonne.bots.greedy import register_policy
 
-    def bet_policy(game: Game, bot: GreedyBot) -> Action:  # one of game.legal_actions()
+    def bet_policy(game: Game, bot: PolicyBot) -> Action:  # one of game.legal_actions()
         ...
 
     register_policy("bet", bet_policy)
@@ -55,26 +55,19 @@ identically every time.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..actions import Pass, PlaceFigure
 from ..game import Game
+from . import bets_policy, mapchips_policy
 from .evaluate import DEFAULT_WEIGHTS, Estimates, Evaluator, Weights, relative
+from .policies import Policy, PolicyBot, policy_for, register_policy
 
-Policy = Callable[[Game, "GreedyBot"], Any]
-
-_POLICIES: dict[str, Policy] = {}
+__all__ = ["GreedyBot", "Policy", "PolicyBot", "register_policy"]
 
 #: scores closer than this to the best count as ties (evaluations are sums of floats)
 _TIE = 1e-9
-
-
-def register_policy(phase: str, fn: Policy) -> None:
-    """Let the greedy bot decide ``phase`` with ``fn(game, bot) -> action`` (replaces any)."""
-    if phase in ("tile", "figure"):
-        raise ValueError(f"the greedy bot plays phase {phase!r} itself")
-    _POLICIES[phase] = fn
 
 
 class GreedyBot:
@@ -105,7 +98,7 @@ class GreedyBot:
         actions = world.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        policy = _POLICIES.get(world.phase)
+        policy = policy_for(world.phase)
         if policy is not None:
             return policy(world, self)
         return self.pick(self._score_actions(world))
@@ -187,12 +180,6 @@ class GreedyBot:
         return scored
 
 
-def _install_expansion_policies() -> None:
-    """The expansions' phases this bot knows how to play (each module registers itself)."""
-    from . import bets_policy, mapchips_policy
-
-    bets_policy.register()
-    mapchips_policy.register()
-
-
-_install_expansion_policies()
+# The expansions' phases this bot knows how to play.
+bets_policy.register()
+mapchips_policy.register()

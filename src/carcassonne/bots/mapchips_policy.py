@@ -13,16 +13,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-# The greedy bot imports this module while it loads, so engine names are imported where used.
+from ..expansions.mapchips import OUTLET_POINTS, WINE, SellWine, wines
+from .policies import PolicyBot, register_policy
+
 if TYPE_CHECKING:
     from ..game import Game
-    from .greedy import GreedyBot
 
 
-def wine_policy(game: Game, bot: GreedyBot) -> Any:
+def wine_policy(game: Game, bot: PolicyBot) -> Any:
     """Sell the best wine on offer (never pass when a sale is possible)."""
-    from ..expansions.mapchips import OUTLET_POINTS, SellWine, wines
-
     chips = game.expansion("map-chips").in_front[game.to_move]
     scored: list[tuple[float, Any]] = []
     for action in game.legal_actions():
@@ -40,7 +39,4 @@ def register() -> None:
     Face-down chips need no evaluation adjustment: the bot looks ahead on a determinization, in
     which they are dealt again at random (:meth:`MapChips.redeal_hidden`).
     """
-    from ..expansions.mapchips import WINE
-    from .greedy import register_policy
-
     register_policy(WINE, wine_policy)

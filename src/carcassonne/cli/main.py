@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..formats.record import RecordError
-from ..game import GameSetupError
+from ..options import GameSetupError
 from ..tiles import TileDataError
 from .errors import FAILURE, USAGE, CommandError
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..options import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .errors import CommandError
 
 

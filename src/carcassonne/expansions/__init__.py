@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .base import Decision, Expansion
 
 if TYPE_CHECKING:
-    from ..game import GameOptions
+    from ..options import GameOptions
 
 __all__ = ["Decision", "Expansion", "build_expansions"]
 

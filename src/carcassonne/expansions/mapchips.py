@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
 from ..events import ScoreEvent
-from ..game import GameSetupError
+from ..options import GameSetupError
 from ..tiles import CITY, ROAD
 from .base import Decision, Expansion
 

@@ -1,0 +1,46 @@
+"""Game options and their limits: what fixes a game before the first action.
+
+Its own module, below the game and the expansions, because both need it: the game is built
+from options, and the expansions are chosen from them (``expansions.build_expansions``) and
+raise :class:`GameSetupError` for options that do not make a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+DEFAULT_MEEPLES = 7
+MAP_MEEPLES = 9  # docs/rules.md §4: 9 per player on a map (option)
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: copies of the base set a game may use: enough for the biggest table (a map game uses two),
+#: and a bound on the work one game (or one record or web request) can ask for
+MAX_COPIES = 3
+
+
+class GameSetupError(ValueError):
+    """Options that do not make a game (e.g. 7 players, River on a map)."""
+
+
+@dataclass(frozen=True)
+class GameOptions:
+    """Everything that fixes a game before the first action."""
+
+    players: int = 2
+    river: bool = False
+    abbot: bool = False
+    bets: bool = False
+    map: str | None = None
+    map_chips: bool = False
+    #: figures per seat; None = 7, or 9 on a map
+    meeples: int | None = None
+    #: copies of the base set (a map game may use two)
+    copies: int = 1
+    #: map games: the two start squares used, first gets the start tile (None = random from seed)
+    start_squares: tuple[str, str] | None = None
+    seed: int | None = None
+    #: explicit draw order (tile ids), replacing the shuffled stack; the game ends when it is empty
+    stack: tuple[str, ...] | None = None
+
+    def with_(self, **changes: Any) -> GameOptions:
+        return replace(self, **changes)
