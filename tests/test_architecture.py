@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "carcassonne"
-EDGES = ("formats", "bots", "cli", "web")
+EDGES = ("formats", "bots", "cli", "web", "env")
 ENGINE_FILES = sorted([*PACKAGE.glob("*.py"), *(PACKAGE / "expansions").glob("*.py")])
 
 
@@ -134,3 +134,32 @@ def test_the_cycle_check_sees_circles_and_lazy_imports() -> None:
     assert "carcassonne.expansions.river" in run_time_imports("carcassonne.expansions")  # lazy
     assert "carcassonne.bots.bets_policy" in run_time_imports("carcassonne.bots.greedy")
     assert "carcassonne.game" not in run_time_imports("carcassonne.expansions.base")  # typing
+
+
+RL_DEPENDENCIES = {"numpy", "gymnasium", "pettingzoo"}
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """Top-level names of the absolute imports in ``path`` (``numpy`` for ``numpy.random``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in PACKAGE.rglob("*.py") if "env" not in p.relative_to(PACKAGE).parts),
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_only_the_env_needs_the_rl_extra(path: Path) -> None:
+    # The engine, bots, CLI and web app must work without numpy, gymnasium and pettingzoo.
+    assert not third_party_imports(path) & RL_DEPENDENCIES
+
+
+def test_the_env_is_an_edge_that_uses_the_engine() -> None:
+    assert {"game", "expansions"} <= imported_packages(PACKAGE / "env" / "actions.py")
+    assert {"numpy", "pettingzoo"} <= third_party_imports(PACKAGE / "env" / "aec.py")

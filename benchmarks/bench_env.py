@@ -1,0 +1,119 @@
+"""Environment speed and memory: steps per second of the PettingZoo env with a random agent.
+
+Each step is what a learner pays for: ``env.last()`` (the observation with its action mask), a
+uniformly random choice among the legal indices, ``env.step``.  The same games are also played on
+the bare engine in the same run, so the price of the environment shows as a ratio on this
+machine's load of the moment.  Memory is the Python heap growth for 100 environments in the
+middle of a game (tracemalloc), divided by 100.  Not a test: run it by hand and compare with
+``benchmarks/README.md``.
+
+    python benchmarks/bench_env.py                               # base game
+    python benchmarks/bench_env.py --bets --map france --map-chips
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+import tracemalloc
+
+import numpy as np
+
+from carcassonne.env import raw_env
+from carcassonne.game import Game
+
+
+def env_batch(kwargs: dict, games: int, seed: int) -> tuple[float, int, list[int]]:
+    """(seconds, steps, the games' seeds) for ``games`` random games through the environment."""
+    e = raw_env(**kwargs)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    seeds = []
+    start = time.perf_counter()
+    for i in range(games):
+        e.reset(seed=seed + i)
+        seeds.append(e.game.options.seed)
+        while True:
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                break
+            legal = np.flatnonzero(observation["action_mask"])
+            e.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return time.perf_counter() - start, steps, seeds
+
+
+def engine_batch(kwargs: dict, seeds: list[int]) -> tuple[float, int]:
+    """(seconds, decisions) for the games of ``seeds`` on the bare engine, random players."""
+    options = raw_env(**kwargs).options
+    rng = random.Random(seeds[0])
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        game = Game(options.with_(seed=seed))
+        while not game.is_over:
+            actions = game.legal_actions()
+            game.apply(actions[int(rng.random() * len(actions))])
+            decisions += 1
+    return time.perf_counter() - start, decisions
+
+
+def memory_per_env(kwargs: dict, count: int = 100) -> float:
+    """Bytes of Python heap per environment, each advanced 60 random steps."""
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    envs = []
+    rng = np.random.default_rng(0)
+    for i in range(count):
+        e = raw_env(**kwargs)
+        e.reset(seed=i)
+        for _ in range(60):
+            observation, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                break
+            legal = np.flatnonzero(observation["action_mask"])
+            e.step(int(legal[rng.integers(len(legal))]))
+        envs.append(e)
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return used / count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--abbot", action="store_true")
+    parser.add_argument("--bets", action="store_true")
+    parser.add_argument("--map", default=None)
+    parser.add_argument("--map-chips", action="store_true")
+    parser.add_argument("--batches", type=int, default=5)
+    parser.add_argument("--games", type=int, default=20, help="games per batch")
+    args = parser.parse_args()
+    kwargs = {
+        "players": args.players,
+        "abbot": args.abbot,
+        "bets": args.bets,
+        "map": args.map,
+        "map_chips": args.map_chips,
+    }
+    env_batch(kwargs, 1, 0)  # warm-up: per-tile tables, tile vectors
+    env_rates, engine_rates = [], []
+    for b in range(args.batches):
+        seed = 1000 + b * args.games
+        seconds, steps, seeds = env_batch(kwargs, args.games, seed)
+        env_rates.append(steps / seconds)
+        seconds, decisions = engine_batch(kwargs, seeds)
+        engine_rates.append(decisions / seconds)
+    env_rate = statistics.median(env_rates)
+    engine_rate = statistics.median(engine_rates)
+    print(f"options: {kwargs}")
+    print(f"env steps/s (random masked agent, observations): {env_rate:,.0f}")
+    print(f"engine decisions/s (same games, no env):        {engine_rate:,.0f}")
+    print(f"env / engine: {env_rate / engine_rate:.3f}")
+    print(f"memory per environment: {memory_per_env(kwargs) / 1024:,.0f} KiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""The fixed action space: every engine action as one index of ``Discrete(size)``, and back.
+
+A learning agent needs one output per possible action, the same for every position, so that a
+mask can switch off what is not legal now.  The indices are laid out in blocks, in this order
+(``docs/env.md`` has the table with sizes):
+
+1. ``PlaceTile(x, y, rotation)`` for every square of the window and every rotation:
+   ``((y - window.y0) * window.width + (x - window.x0)) * 4 + rotation // 90``;
+2. ``PASS``;
+3. ``PlaceFigure(figure, location)`` for each pair in :data:`FIGURE_SLOTS` (canonical locations:
+   every city or road is named by its first edge, every field by its first half-edge);
+4. ``RecallAbbot``: one index, as a seat has one abbot, so its square is the abbot's;
+5. ``PlaceBet(chip)`` for each chip of :data:`~carcassonne.expansions.bets.CHIPS`;
+6. ``SettleAgainst(kind, location)`` for :data:`SETTLE_SLOTS`: the office being settled is the
+   one the decision is about, so only the feature of its tile is chosen;
+7. ``SellWine(outlet, colour, chips)`` for :data:`WINE_SLOTS`;
+8. ``WAIT``: the only action of an agent whose decision it is not, in the ``turn_order="cycle"``
+   mode of the environment (never legal otherwise).
+
+The layout depends only on the window, never on the game options, so one policy network fits
+every combination of expansions.  Two blocks leave out a square that is fixed by the decision
+(the abbot's, the office's): :meth:`ActionLayout.index_to_action` takes the game to fill it in.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+from ..actions import PASS, PlaceFigure, PlaceTile
+from ..expansions.abbot import ABBOT, RecallAbbot
+from ..expansions.bets import CHIPS, PlaceBet, SettleAgainst
+from ..expansions.mapchips import EXPORT, TOWN, WINES, SellWine
+from ..game import MEEPLE, Game
+from ..maps import GRAPES
+from ..tiles import EDGE_NAMES, HALF_NAMES
+
+#: (figure, location) of every figure placement, in index order
+FIGURE_SLOTS: tuple[tuple[str, str], ...] = (
+    *((MEEPLE, location) for location in (*EDGE_NAMES, *HALF_NAMES, "monastery")),
+    (ABBOT, "monastery"),
+    (ABBOT, "garden"),
+)
+#: (feature kind, location on the office tile) of every settle choice, in index order
+SETTLE_SLOTS: tuple[tuple[str, str], ...] = tuple(
+    (kind, edge) for kind in ("city", "road") for edge in EDGE_NAMES
+)
+#: every wine sale, in index order
+WINE_SLOTS: tuple[SellWine, ...] = tuple(
+    SellWine(outlet, colour, chips)
+    for outlet in (EXPORT, TOWN)
+    for colour in GRAPES
+    for chips in WINES
+)
+
+
+class Wait:
+    """The non-action of an agent whose decision it is not (``turn_order="cycle"`` only)."""
+
+    def __repr__(self) -> str:
+        return "WAIT"
+
+
+WAIT = Wait()
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """The squares tiles may be placed on, as the action space and the board planes see them.
+
+    On a map it is the whole map; on the open table a square of ``width`` × ``height`` squares
+    centred on the start tile (a placement outside it is not in the action space).
+    """
+
+    x0: int
+    y0: int
+    width: int
+    height: int
+
+    @classmethod
+    def for_game(cls, game: Game, size: int) -> Window:
+        if game.map is not None:
+            return cls(0, 0, game.map.width, game.map.height)
+        if size < 3 or size % 2 == 0:
+            raise ValueError(f"window must be an odd number of squares, at least 3, not {size}")
+        return cls(-(size // 2), -(size // 2), size, size)
+
+    def cell(self, x: int, y: int) -> tuple[int, int] | None:
+        """(row, column) of square (x, y), or None outside the window."""
+        row, column = y - self.y0, x - self.x0
+        if 0 <= row < self.height and 0 <= column < self.width:
+            return row, column
+        return None
+
+
+class ActionLayout:
+    """The stable two-way mapping between engine actions and indices for one window."""
+
+    def __init__(self, window: Window) -> None:
+        self.window = window
+        self.tiles = window.width * window.height * 4
+        self.pass_index = self.tiles
+        self.figure_start = self.pass_index + 1
+        self.recall_index = self.figure_start + len(FIGURE_SLOTS)
+        self.bet_start = self.recall_index + 1
+        self.settle_start = self.bet_start + len(CHIPS)
+        self.wine_start = self.settle_start + len(SETTLE_SLOTS)
+        self.wait_index = self.wine_start + len(WINE_SLOTS)
+        #: the number of actions, N of ``Discrete(N)``
+        self.size = self.wait_index + 1
+        self._fixed: dict[Any, int] = {PASS: self.pass_index, WAIT: self.wait_index}
+        for i, (figure, location) in enumerate(FIGURE_SLOTS):
+            self._fixed[PlaceFigure(figure, location)] = self.figure_start + i
+        for i, chip in enumerate(CHIPS):
+            self._fixed[PlaceBet(chip)] = self.bet_start + i
+        for i, slot in enumerate(SETTLE_SLOTS):
+            self._fixed[slot] = self.settle_start + i
+        for i, sale in enumerate(WINE_SLOTS):
+            self._fixed[sale] = self.wine_start + i
+        # settle choices need the office's square from the game: not in this table
+        self._by_index = {
+            index: action for action, index in self._fixed.items() if action not in SETTLE_SLOTS
+        }
+
+    def action_to_index(self, action: Any) -> int | None:
+        """The index of ``action``; None for a tile placement outside the window.
+
+        Raises ValueError for something that is not an action of the bundled rules.
+        """
+        if isinstance(action, PlaceTile):
+            x, y, rotation = action
+            cell = self.window.cell(x, y)
+            if cell is None:
+                return None
+            return (cell[0] * self.window.width + cell[1]) * 4 + rotation // 90
+        if isinstance(action, RecallAbbot):
+            return self.recall_index
+        if isinstance(action, SettleAgainst):
+            action = (action.kind, action.location)
+        index = self._fixed.get(action)
+        if index is None:
+            raise ValueError(f"{action!r} is not an action of the action space")
+        return index
+
+    def index_to_action(self, index: int, game: Game | None = None) -> Any:
+        """The action of ``index``; ``game`` fills in the square of a recall or settle choice
+        (the abbot's of the seat to move, the office being settled).  ValueError if ``index``
+        is out of range, or names a recall or settle choice without a game that offers one."""
+        index = operator.index(index)  # numpy integers too, never a float
+        if not 0 <= index < self.size:
+            raise ValueError(f"action index must be from 0 to {self.size - 1}, not {index}")
+        if index < self.tiles:
+            square, rotation = divmod(index, 4)
+            row, column = divmod(square, self.window.width)
+            return PlaceTile(column + self.window.x0, row + self.window.y0, rotation * 90)
+        action = self._by_index.get(index)
+        if action is not None:
+            return action
+        for legal in game.legal_actions() if game is not None else ():
+            if self.action_to_index(legal) == index:
+                return legal
+        what = "recall of the abbot" if index == self.recall_index else "settle choice"
+        raise ValueError(f"action index {index} is a {what}, which the game does not offer now")

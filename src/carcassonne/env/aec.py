@@ -1,0 +1,297 @@
+"""The PettingZoo AEC environment: one agent per seat, one step per decision.
+
+In the default ``turn_order="game"`` the agent selected is always the seat whose decision it is
+(``game.to_move``), so a turn is a tile step, a figure step, then any expansion decisions (bets of
+every seat, settle choices, a wine sale).  ``turn_order="cycle"`` selects the agents in a fixed
+cycle instead, the ones without a decision taking the ``WAIT`` action: the form PettingZoo's
+parallel API and ``max_cycles`` need (:func:`parallel_env`).
+
+Rewards are score deltas, every seat's after every step (an opponent's completed city pays you
+too when you have a knight in it); with ``reward="win"`` only the end pays: +1 for a sole
+winner, 0 for a shared first place, -1 for the others.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import aec_to_parallel
+
+from ..game import Game, GameOptions
+from .actions import WAIT, ActionLayout, Window
+from .observations import _CATALOGUE, BOARD_CHANNELS, VECTOR_SIZE, Observer
+
+REWARDS = ("score", "win")
+TURN_ORDERS = ("game", "cycle")
+ILLEGAL_ACTIONS = ("raise", "random")
+#: the open table's default window: 31 × 31 squares around the start tile
+DEFAULT_WINDOW = 31
+#: highest score the observation space admits (no game comes near it)
+MAX_SCORE = 10_000
+_OPTION_NAMES = frozenset(f.name for f in fields(GameOptions))
+
+
+class IllegalActionError(ValueError):
+    """An action index that is not legal for the agent now (with ``illegal_action="raise"``)."""
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Carcassonne as a PettingZoo AEC environment (see the module docstring and docs/env.md).
+
+    Game options are those of :class:`~carcassonne.GameOptions` (``players``, ``river``,
+    ``abbot``, ``bets``, ``map``, ``map_chips``, ``meeples``, ``copies``, ``start_squares``,
+    ``seed``, ``stack``); ``seed`` seeds the first :meth:`reset` that gets none.
+    """
+
+    metadata = {"name": "carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+
+    def __init__(
+        self,
+        *,
+        window: int = DEFAULT_WINDOW,
+        reward: str = "score",
+        turn_order: str = "game",
+        illegal_action: str = "raise",
+        max_cycles: int | None = None,
+        render_mode: str | None = None,
+        **game_options: Any,
+    ) -> None:
+        super().__init__()
+        unknown = set(game_options) - _OPTION_NAMES
+        if unknown:
+            known = ", ".join(sorted(_OPTION_NAMES))
+            raise ValueError(f"unknown game options {sorted(unknown)} (known: {known})")
+        for name, value, allowed in (
+            ("reward", reward, REWARDS),
+            ("turn_order", turn_order, TURN_ORDERS),
+            ("illegal_action", illegal_action, ILLEGAL_ACTIONS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        if max_cycles is not None and max_cycles < 1:
+            raise ValueError(f"max_cycles must be at least 1, not {max_cycles}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.options = GameOptions(**game_options)
+        probe = Game(self.options)  # checks the options; GameSetupError names what is wrong
+        self.reward_mode = reward
+        self.turn_order = turn_order
+        self.illegal_action = illegal_action
+        self.max_cycles = max_cycles
+        self.render_mode = render_mode
+        self.layout = ActionLayout(Window.for_game(probe, window))
+        self.possible_agents = [f"player_{seat}" for seat in range(self.options.players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        board = (len(BOARD_CHANNELS), self.layout.window.height, self.layout.window.width)
+        space = spaces.Dict(
+            {
+                "observation": spaces.Dict(
+                    {
+                        "board": spaces.Box(0, 255, board, np.uint8),
+                        "tile": spaces.Box(0, 1, (len(_CATALOGUE),), np.uint8),
+                        "vector": spaces.Box(0, MAX_SCORE, (VECTOR_SIZE,), np.float32),
+                    }
+                ),
+                "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
+            }
+        )
+        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        self.action_spaces = {
+            agent: spaces.Discrete(self.layout.size) for agent in self.possible_agents
+        }
+        self._seeds = random.Random(self.options.seed)
+        self.game: Game = probe
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ---------------------------------------------------------------------------- the game
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.game = Game(self.options.with_(seed=self._seeds.getrandbits(32)))
+        self._rng = random.Random(self._seeds.getrandbits(64))
+        self.observer = Observer(self.game, self.layout.window)
+        self.agents = self.possible_agents.copy()
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._scores = [0] * self.game.players
+        self._steps = 0
+        self._cursor = 0
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        """Index the legal actions of the decision now due, select the agent, fill the infos."""
+        game = self.game
+        legal: dict[int, Any] = {}
+        to_index = self.layout.action_to_index
+        for action in game.legal_actions():
+            index = to_index(action)
+            if index is not None:
+                legal[index] = action
+        self._legal = legal
+        self._legal_indices = np.fromiter(legal, np.intp, len(legal))
+        mover = self.possible_agents[game.to_move]
+        if self.turn_order == "cycle":
+            self.agent_selection = self.possible_agents[self._cursor % game.players]
+        else:
+            self.agent_selection = mover
+        for agent in self.agents:
+            self.infos[agent] = {}
+        if not legal:
+            # Every placement of the drawn tile lies outside the window: the game cannot go on
+            # inside the action space.  Rare (docs/env.md); the episode is cut, not falsified.
+            self._end(truncated=True, reason="the board outgrew the window")
+            return
+        if self.agent_selection == mover:
+            self.infos[mover] = {"legal_actions": list(legal.values())}
+        else:
+            self.infos[self.agent_selection] = {"legal_actions": [WAIT]}
+
+    def _legal_now(self, agent: str) -> dict[int, Any]:
+        if agent != self.agent_selection or self.terminations[agent] or self.truncations[agent]:
+            return {}
+        if self.possible_agents[self.game.to_move] != agent:
+            return {self.layout.wait_index: WAIT}
+        return self._legal
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        mask = np.zeros(self.layout.size, np.int8)
+        legal = self._legal_now(agent)
+        if legal is self._legal:
+            mask[self._legal_indices] = 1
+        else:
+            mask[list(legal)] = 1
+        return self.observer.observe(self._seat[agent], mask)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        legal = self._legal_now(agent)
+        try:
+            index = int(action)
+        except (TypeError, ValueError):
+            index = -1
+        illegal = index not in legal or isinstance(action, bool)
+        if illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    f"{agent}: action {action!r} is not legal now ({len(legal)} legal actions; "
+                    "see the action mask or infos['legal_actions'])"
+                )
+            index = self._rng.choice(list(legal))
+        self.play(legal[index])
+        if illegal:
+            self.infos[agent]["illegal_action"] = action
+
+    def play(self, action: Any) -> None:
+        """Carry out an engine action for the selected agent (a legal one, or ``WAIT``): the
+        step behind :meth:`step`, also used by the single-agent wrapper for its bots, whose
+        placements may lie outside the window."""
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        if action is not WAIT:
+            phase = game.phase
+            game.apply(action)
+            if phase == "tile":
+                assert game.last_placed is not None
+                self.observer.tile_placed(game.last_placed)
+            self.observer.sync_figures()
+        self._steps += 1
+        self._cursor += 1
+        self._pay()
+        if game.is_over:
+            self._end(truncated=False, reason=None)
+        elif self.max_cycles is not None and self._steps >= self.max_cycles * game.players:
+            self._end(truncated=True, reason="max_cycles")
+        else:
+            self._next_decision()
+        self._accumulate_rewards()
+
+    def _pay(self) -> None:
+        scores = self.game.scores
+        if self.reward_mode == "score":
+            for seat, agent in enumerate(self.possible_agents):
+                if agent in self.rewards:
+                    self.rewards[agent] = float(scores[seat] - self._scores[seat])
+            self._scores = list(scores)
+            return
+        for agent in self.agents:
+            self.rewards[agent] = 0.0
+        if self.game.is_over:
+            winners = self.game.winners()
+            for seat, agent in enumerate(self.possible_agents):
+                if seat in winners:
+                    self.rewards[agent] = 1.0 if len(winners) == 1 else 0.0
+                else:
+                    self.rewards[agent] = -1.0
+
+    def _end(self, truncated: bool, reason: str | None) -> None:
+        game = self.game
+        for agent in self.agents:
+            if truncated:
+                self.truncations[agent] = True
+            else:
+                self.terminations[agent] = True
+            info: dict[str, Any] = {"scores": list(game.scores), "winners": game.winners()}
+            if reason is not None:
+                info["truncated_because"] = reason
+            self.infos[agent] = info
+        self._legal = {}
+        self._legal_indices = np.zeros(0, np.intp)
+        self.agent_selection = self.possible_agents[self._cursor % game.players]
+
+    # ---------------------------------------------------------------------------- mapping
+
+    def action_to_index(self, action: Any) -> int | None:
+        """The index of an engine action (None: a placement outside the window)."""
+        return self.layout.action_to_index(action)
+
+    def index_to_action(self, index: int) -> Any:
+        """The engine action of ``index`` in the current game."""
+        return self.layout.index_to_action(index, self.game)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        game = self.game
+        scores = ", ".join(
+            f"{agent} {game.scores[s]}" for s, agent in enumerate(self.possible_agents)
+        )
+        tile = game.current_tile.id if game.current_tile else "-"
+        return (
+            f"turn {game.turn}, phase {game.phase}, {self.possible_agents[game.to_move]} to move, "
+            f"tile {tile}, {len(game.stack)} left; scores: {scores}"
+        )
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """:class:`raw_env` with PettingZoo's order checks (the usual way to make one)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def parallel_env(**kwargs: Any) -> Any:
+    """The parallel form: every agent acts each step, all but the one to move with ``WAIT``.
+
+    It runs :class:`raw_env` with ``turn_order="cycle"``; each parallel step is one cycle.
+    """
+    return aec_to_parallel(raw_env(**{**kwargs, "turn_order": "cycle"}))

@@ -1,0 +1,284 @@
+"""Per-seat observations as numpy arrays, kept up to date move by move.
+
+An observation holds only what its seat may know: everything here is either in ``game.view(seat)``
+or public data the view names (the tile types, the map).  In particular it never holds the stack
+order, other seats' betting chips (only how many lie on each office and how many each seat still
+has) or the values of face-down map chips (only where they lie).
+
+The board planes are shared by all seats and updated incrementally: a placement writes one square
+(and the open squares around it), a figure change rewrites the few squares with figures.  What
+differs between seats (whose figure is whose, one's own bets, the seat order of the per-seat
+numbers) is added when a seat's observation is taken.  ``docs/env.md`` lists every channel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..board import DELTAS, decode
+from ..expansions.bets import CHIPS
+from ..game import MAX_PLAYERS, MEEPLE, Game, PlacedTile
+from ..maps import GRAPES
+from ..tiles import Orientation, tile_set
+from .actions import Window
+
+#: the board planes, in channel order (``observation["observation"]["board"][channel]``)
+BOARD_CHANNELS: tuple[str, ...] = (
+    "tile",  # 1 where a tile lies (a map's large cities included)
+    "edge_n",  # edge codes: 0 no tile, 1 city, 2 road, 3 field, 4 river, 5 border
+    "edge_e",
+    "edge_s",
+    "edge_w",
+    "monastery",  # 1 if the tile has one
+    "garden",
+    "office",  # a betting office (The Bets)
+    "coats_of_arms",  # number on the tile
+    "figure_seat",  # 0 none, 1 the observing seat, 2 the next seat in turn order, ...
+    "figure_kind",  # 0 none, 1 + the kind stood on: city, road, field, monastery, garden
+    "figure_type",  # 0 none, 1 meeple, 2 abbot
+    "open",  # an empty square where a tile may go (touches a tile)
+    "last_placed",  # the tile placed this turn
+    "playable",  # a square of the board (everywhere on the open table)
+    "town",  # a town of the map
+    "grape",  # 0, or 1 + the grape colour of the town (Map-Chips)
+    "map_chip",  # a face-down map chip lies here (its value is hidden)
+    "bet_chips",  # how many betting chips lie on this office
+    "own_bet",  # 0, or 1 + the index of the observing seat's chip on this office
+)
+_C = {name: i for i, name in enumerate(BOARD_CHANNELS)}
+TILE, EDGES, FIGURE_SEAT, FIGURE_KIND, FIGURE_TYPE = (
+    _C["tile"],
+    _C["edge_n"],
+    _C["figure_seat"],
+    _C["figure_kind"],
+    _C["figure_type"],
+)
+OPEN, LAST, PLAYABLE, TOWN, GRAPE, MAP_CHIP = (
+    _C["open"],
+    _C["last_placed"],
+    _C["playable"],
+    _C["town"],
+    _C["grape"],
+    _C["map_chip"],
+)
+BET_CHIPS, OWN_BET = _C["bet_chips"], _C["own_bet"]
+
+#: decision phases, in the order of the phase one-hot in the vector
+PHASES: tuple[str, ...] = ("tile", "figure", "settle", "wine", "bet", "settle-final", "over")
+#: numbers per seat in the vector, for each of the MAX_PLAYERS seat slots
+SEAT_FIELDS: tuple[str, ...] = (
+    "score",
+    "meeples",
+    "abbots",
+    "bet_chips_in_supply",
+    *(f"map_chips_{grape}_{value}" for grape in GRAPES for value in (1, 2)),
+)
+#: the vector: seat blocks (the observing seat first, then in turn order; empty seats are 0),
+#: then these
+GAME_FIELDS: tuple[str, ...] = (
+    "tiles_left",
+    *(f"phase_{phase}" for phase in PHASES),
+    *(f"own_chip_{chip}" for chip in CHIPS),
+    "players",
+    "to_move",  # 1 when the observing seat decides now
+    "map_chips_sold",
+)
+VECTOR_SIZE = MAX_PLAYERS * len(SEAT_FIELDS) + len(GAME_FIELDS)
+_GAME_START = MAX_PLAYERS * len(SEAT_FIELDS)
+_PHASE_START = _GAME_START + 1
+_CHIP_START = _PHASE_START + len(PHASES)
+_PLAYERS, _TO_MOVE, _SOLD = _CHIP_START + len(CHIPS), _CHIP_START + len(CHIPS) + 1, VECTOR_SIZE - 1
+_CHIP_INDEX = {chip: i for i, chip in enumerate(CHIPS)}
+_GRAPE_INDEX = {grape: i for i, grape in enumerate(GRAPES)}
+_FIGURE_TYPES = {MEEPLE: 1, "abbot": 2}
+
+
+def tile_catalogue() -> tuple[str, ...]:
+    """Every tile type that can be drawn, in the order of the drawn-tile one-hot."""
+    return tuple(tile.id for name in ("base", "river", "bets") for tile in tile_set(name).tiles)
+
+
+_CATALOGUE = tile_catalogue()
+_TILE_INDEX = {tile_id: i for i, tile_id in enumerate(_CATALOGUE)}
+_SQUARE_VALUES: dict[int, np.ndarray] = {}  # id(orientation) -> channels tile…coats_of_arms
+
+
+def _square_values(orientation: Orientation) -> np.ndarray:
+    values = _SQUARE_VALUES.get(id(orientation))
+    if values is None:
+        centre = orientation.tile.centre
+        values = np.array(
+            [
+                1,
+                *orientation.edges,
+                "monastery" in centre,
+                "garden" in centre,
+                "betting-office" in centre,
+                sum(segment.coat_of_arms for segment in orientation.segments),
+            ],
+            dtype=np.uint8,
+        )
+        _SQUARE_VALUES[id(orientation)] = values
+    return values
+
+
+class Observer:
+    """The observations of every seat of one game."""
+
+    def __init__(self, game: Game, window: Window) -> None:
+        self.game = game
+        self.window = window
+        self.planes = np.zeros((len(BOARD_CHANNELS), window.height, window.width), np.uint8)
+        self._bets = game.expansion("bets")
+        self._chips = game.expansion("map-chips")
+        #: global segment -> (seat, figure) of the figures as last written
+        self._figures: dict[int, tuple[int, str]] = {}
+        #: (row, column, seat) of every figure on the board inside the window
+        self._figure_cells: list[tuple[int, int, int]] = []
+        self._last: tuple[int, int] | None = None
+        self.rebuild()
+
+    # ------------------------------------------------------------------------------ updates
+
+    def _cell(self, pos: int) -> tuple[int, int] | None:
+        x, y = decode(pos)
+        return self.window.cell(x, y)
+
+    def rebuild(self) -> None:
+        """Write every plane from the game as it stands (used at reset, and by the tests)."""
+        game, planes = self.game, self.planes
+        planes.fill(0)
+        if game.geometry.squares is None:
+            planes[PLAYABLE] = 1
+        else:
+            for pos in game.geometry.squares:
+                self._set(PLAYABLE, pos, 1)
+        if game.map is not None:
+            for pos, town in game.map.towns.items():
+                self._set(TOWN, pos, 1)
+                if town.grape is not None:
+                    self._set(GRAPE, pos, 1 + _GRAPE_INDEX[town.grape])
+        if self._chips is not None:
+            # where face-down chips lie is public; which chip lies there is not read
+            for pos in self._chips.face_down:
+                self._set(MAP_CHIP, pos, 1)
+        for placed in game.board.values():
+            self._put_tile(placed)
+        self._write_open(game.frontier)
+        self._last = None
+        if game.last_placed is not None:
+            self._mark_last(game.last_placed)
+        self._figures = {}
+        self.sync_figures()
+
+    def _set(self, channel: int, pos: int, value: int) -> None:
+        cell = self._cell(pos)
+        if cell is not None:
+            self.planes[channel, cell[0], cell[1]] = value
+
+    def _put_tile(self, placed: PlacedTile) -> None:
+        cell = self._cell(placed.pos)
+        if cell is not None:
+            self.planes[TILE:FIGURE_SEAT, cell[0], cell[1]] = _square_values(placed.orientation)
+            self.planes[OPEN, cell[0], cell[1]] = 0
+            self.planes[MAP_CHIP, cell[0], cell[1]] = 0
+
+    def _write_open(self, squares: Any) -> None:
+        for pos in squares:
+            self._set(OPEN, pos, 1)
+
+    def _mark_last(self, placed: PlacedTile) -> None:
+        if self._last is not None:
+            self.planes[LAST, self._last[0], self._last[1]] = 0
+        self._last = self._cell(placed.pos)
+        if self._last is not None:
+            self.planes[LAST, self._last[0], self._last[1]] = 1
+
+    def tile_placed(self, placed: PlacedTile) -> None:
+        """A tile was placed: its square, the open squares around it, the last-placed mark."""
+        self._put_tile(placed)
+        frontier = self.game.frontier
+        if self.game.geometry.printed:
+            # reaching a large city opens the squares around it, not only around this tile
+            self.planes[OPEN] = 0
+            self._write_open(frontier)
+        else:
+            for d in DELTAS:
+                if placed.pos + d in frontier:
+                    self._set(OPEN, placed.pos + d, 1)
+        self._mark_last(placed)
+
+    def sync_figures(self) -> None:
+        """Rewrite the figure channels if figures were placed, returned or recalled."""
+        game = self.game
+        if game.figures == self._figures:
+            return
+        planes = self.planes
+        for row, column, _ in self._figure_cells:
+            planes[FIGURE_KIND : FIGURE_TYPE + 1, row, column] = 0
+        cells = []
+        for segment, (seat, figure) in game.figures.items():
+            cell = self._cell(game.seg_pos[segment])
+            if cell is None:
+                continue
+            planes[FIGURE_KIND, cell[0], cell[1]] = 1 + game.seg_feature[segment].kind
+            planes[FIGURE_TYPE, cell[0], cell[1]] = _FIGURE_TYPES.get(figure, len(_FIGURE_TYPES))
+            cells.append((cell[0], cell[1], seat))
+        self._figure_cells = cells
+        self._figures = dict(game.figures)
+
+    # ----------------------------------------------------------------------------- reading
+
+    def observe(self, seat: int, mask: np.ndarray) -> dict[str, Any]:
+        """``seat``'s observation with ``mask`` as its action mask (not copied)."""
+        game = self.game
+        players = game.players
+        board = self.planes.copy()
+        for row, column, owner in self._figure_cells:
+            board[FIGURE_SEAT, row, column] = 1 + (owner - seat) % players
+        vector = np.zeros(VECTOR_SIZE, np.float32)
+        fields = len(SEAT_FIELDS)
+        scores, supply = game.scores, game.supply
+        for k in range(players):
+            owner = (seat + k) % players
+            start = k * fields
+            vector[start] = scores[owner]
+            vector[start + 1] = supply[owner].get(MEEPLE, 0)
+            vector[start + 2] = supply[owner].get("abbot", 0)
+            if self._chips is not None:
+                for chip in self._chips.in_front[owner]:
+                    vector[start + 4 + 2 * _GRAPE_INDEX[chip.colour] + chip.value - 1] += 1
+        if self._bets is not None:
+            self._observe_bets(seat, board, vector)
+        if self._chips is not None:
+            vector[_SOLD] = len(self._chips.sold)
+        vector[_GAME_START] = len(game.stack)
+        vector[_PHASE_START + PHASES.index(game.phase)] = 1
+        vector[_PLAYERS] = players
+        vector[_TO_MOVE] = game.to_move == seat and not game.is_over
+        tile = np.zeros(len(_CATALOGUE), np.uint8)
+        if game.current_tile is not None:
+            tile[_TILE_INDEX[game.current_tile.id]] = 1
+        return {
+            "observation": {"board": board, "tile": tile, "vector": vector},
+            "action_mask": mask,
+        }
+
+    def _observe_bets(self, seat: int, board: np.ndarray, vector: np.ndarray) -> None:
+        """The Bets' part, from the seat's view: its own chips by value, others' only counted."""
+        view = self._bets.view(self.game, seat)
+        players = self.game.players
+        for k in range(players):
+            vector[k * len(SEAT_FIELDS) + 3] = view["supply_counts"][(seat + k) % players]
+        for chip in view["supply"]:
+            vector[_CHIP_START + _CHIP_INDEX[chip]] = 1
+        for office in view["offices"]:
+            cell = self.window.cell(office["x"], office["y"])
+            if cell is None:
+                continue
+            board[BET_CHIPS, cell[0], cell[1]] = len(office["chips"])
+            for chip in office["chips"]:
+                if chip["seat"] == seat:
+                    board[OWN_BET, cell[0], cell[1]] = 1 + _CHIP_INDEX[chip["chip"]]

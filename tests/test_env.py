@@ -1,0 +1,334 @@
+"""The learning environments: PettingZoo's and Gymnasium's own checks, the action layout, the
+observations (exact values, incremental = rebuilt, nothing hidden), rewards and errors."""
+
+from __future__ import annotations
+
+import random
+import types
+import warnings
+from functools import partial
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, max_cycles_test, seed_test
+
+from carcassonne import PASS, GameSetupError, PlaceFigure, PlaceTile
+from carcassonne.env import (
+    BOARD_CHANNELS,
+    GAME_FIELDS,
+    SEAT_FIELDS,
+    WAIT,
+    IllegalActionError,
+    SingleAgentEnv,
+    env,
+    parallel_env,
+    raw_env,
+)
+from carcassonne.env.observations import Observer
+from carcassonne.expansions.abbot import RecallAbbot
+from carcassonne.expansions.bets import PlaceBet, SettleAgainst
+from carcassonne.expansions.mapchips import SellWine
+
+BASE: dict[str, Any] = {}
+FULL: dict[str, Any] = {"bets": True, "map": "france", "map_chips": True}
+OPTION_SETS = [pytest.param(BASE, id="base"), pytest.param(FULL, id="bets-france-chips")]
+CHANNEL = {name: i for i, name in enumerate(BOARD_CHANNELS)}
+
+
+def vector_field(vector: np.ndarray, name: str, seat_slot: int | None = None) -> float:
+    """A named number of the observation vector (per-seat fields need the seat slot)."""
+    if seat_slot is not None:
+        return float(vector[seat_slot * len(SEAT_FIELDS) + SEAT_FIELDS.index(name)])
+    return float(vector[6 * len(SEAT_FIELDS) + GAME_FIELDS.index(name)])
+
+
+def random_steps(e: raw_env, rng: random.Random, steps: int) -> None:
+    """Play up to ``steps`` uniformly random legal actions (fewer if the game ends)."""
+    for _ in range(steps):
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            return
+        e.step(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]).tolist()))
+
+
+# ------------------------------------------------------------------ PettingZoo and Gymnasium
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_pettingzoo_api_test(options: dict[str, Any]) -> None:
+    with warnings.catch_warnings():
+        # nested dict observations (board planes + vectors) are expected to warn
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env(**options), num_cycles=1000)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_pettingzoo_seed_test(options: dict[str, Any]) -> None:
+    seed_test(partial(env, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_pettingzoo_max_cycles_test(options: dict[str, Any]) -> None:
+    # max_cycles_test samples actions without the mask: those are replaced by random legal ones
+    module = types.SimpleNamespace(
+        env=partial(env, turn_order="cycle", illegal_action="random", **options),
+        parallel_env=partial(parallel_env, illegal_action="random", **options),
+    )
+    max_cycles_test(module)
+
+
+def test_gymnasium_check_env_and_a_game_against_greedy() -> None:
+    # check_env samples actions without the mask: those are replaced by random legal ones
+    check_env(SingleAgentEnv("greedy", illegal_action="random"), skip_render_check=True)
+    single = SingleAgentEnv("greedy", seat=1, **FULL)
+    observation, info = single.reset(seed=3)
+    total = 0.0
+    terminated = truncated = False
+    while not (terminated or truncated):
+        assert single.aec.game.to_move == 1
+        legal = np.flatnonzero(observation["action_mask"])
+        by_index = sorted(info["legal_actions"], key=single.aec.action_to_index)
+        assert [single.aec.index_to_action(i) for i in legal] == by_index
+        observation, reward, terminated, truncated, info = single.step(int(legal[0]))
+        total += reward
+    assert terminated and not truncated
+    assert total == single.aec.game.scores[1]
+
+
+# -------------------------------------------------------------------------- the action space
+
+
+@pytest.mark.parametrize("options", [*OPTION_SETS, pytest.param({"abbot": True}, id="abbot")])
+def test_every_legal_action_has_an_index_and_back(options: dict[str, Any]) -> None:
+    e = raw_env(**options)
+    e.reset(seed=5)
+    rng = random.Random(5)
+    kinds: set[type] = set()
+    while not (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
+        legal = e.game.legal_actions()
+        indices = [e.action_to_index(a) for a in legal]
+        inside = [(i, a) for i, a in zip(indices, legal, strict=True) if i is not None]
+        assert len({i for i, _ in inside}) == len(inside)  # distinct actions, distinct indices
+        for index, action in inside:
+            assert e.index_to_action(index) == action
+            kinds.add(type(action))
+        mask = e.observe(e.agent_selection)["action_mask"]
+        assert mask.dtype == np.int8
+        assert sorted(np.flatnonzero(mask).tolist()) == sorted(i for i, _ in inside)
+        e.step(rng.choice(inside)[0])
+    expected = {PlaceTile, PlaceFigure, type(PASS)}
+    if options.get("bets"):
+        expected |= {PlaceBet}
+    if options.get("abbot"):
+        expected |= {RecallAbbot} if any(k is RecallAbbot for k in kinds) else set()
+    assert expected <= kinds
+
+
+def test_layout_of_the_indices() -> None:
+    e = raw_env()
+    layout = e.layout
+    assert (layout.window.x0, layout.window.y0, layout.window.width) == (-15, -15, 31)
+    assert e.action_to_index(PlaceTile(-15, -15, 0)) == 0
+    assert e.action_to_index(PlaceTile(1, 0, 90)) == ((15 * 31) + 16) * 4 + 1
+    assert e.action_to_index(PlaceTile(16, 0, 0)) is None  # outside the window
+    assert e.action_to_index(PASS) == 31 * 31 * 4
+    assert e.action_to_index(PlaceFigure("meeple", "N")) == 31 * 31 * 4 + 1
+    assert e.action_to_index(RecallAbbot(3, -2)) == e.action_to_index(RecallAbbot(0, 0))
+    assert e.action_to_index(SettleAgainst(4, 1, "road", "E")) == layout.settle_start + 5
+    assert e.action_to_index(SellWine("town", "orange", (2,))) == layout.wait_index - 1
+    assert layout.index_to_action(layout.wait_index) is WAIT
+    assert layout.size == 31 * 31 * 4 + 1 + 15 + 1 + 6 + 8 + 12 + 1
+    with pytest.raises(ValueError, match="recall of the abbot"):
+        layout.index_to_action(layout.recall_index)
+    with pytest.raises(ValueError, match="from 0 to"):
+        layout.index_to_action(layout.size)
+    france = raw_env(map="france")
+    assert (france.layout.window.width, france.layout.window.height) == (16, 15)
+
+
+# ------------------------------------------------------------------------------ observations
+
+
+def test_observation_values_in_a_built_situation() -> None:
+    # start tile D at (0, 0): city N, road W-E.  Seat 0 caps the city with E at (0, -1) turned
+    # 180 (its city faces S) and puts a knight on it: a 2-tile city, 4 points.
+    e = raw_env(stack=("base/E", "base/U", "base/B"), seed=1)
+    e.reset()
+    cap = e.action_to_index(PlaceTile(0, -1, 180))
+    e.step(cap)
+    board = e.observe("player_0")["observation"]["board"]
+    row, column = 15 - 1, 15  # (0, -1) in the 31 × 31 window centred on (0, 0)
+    edges = board[CHANNEL["edge_n"] : CHANNEL["edge_w"] + 1, row, column].tolist()
+    assert edges == [3, 3, 1, 3]  # field, field, city (S), field
+    assert board[CHANNEL["last_placed"], row, column] == 1
+    assert board[CHANNEL["open"], row, column] == 0
+    assert board[CHANNEL["open"], row - 1, column] == 1
+    e.step(e.action_to_index(PlaceFigure("meeple", "S")))
+    assert e.rewards == {"player_0": 4.0, "player_1": 0.0}
+    assert e.agent_selection == "player_1"
+    # seat 1 lays the road tile U east of the start and a farmer on its north field
+    e.step(e.action_to_index(PlaceTile(1, 0, 0)))
+    e.step(e.action_to_index(PlaceFigure("meeple", "NL")))
+    mine = e.observe("player_1")
+    theirs = e.observe("player_0")
+    for obs, slot in ((mine, 1), (theirs, 2)):
+        assert obs["observation"]["board"][CHANNEL["figure_seat"], 15, 16] == slot
+        assert obs["observation"]["board"][CHANNEL["figure_kind"], 15, 16] == 3  # a field
+    assert vector_field(mine["observation"]["vector"], "score", 0) == 0
+    assert vector_field(mine["observation"]["vector"], "score", 1) == 4  # seat 0, next after 1
+    assert vector_field(mine["observation"]["vector"], "meeples", 0) == 6
+    assert vector_field(theirs["observation"]["vector"], "meeples", 0) == 7  # knight came back
+    assert vector_field(theirs["observation"]["vector"], "tiles_left") == 0
+    assert vector_field(theirs["observation"]["vector"], "phase_tile") == 1
+    assert vector_field(theirs["observation"]["vector"], "to_move") == 1
+    assert vector_field(mine["observation"]["vector"], "to_move") == 0
+    assert not mine["action_mask"].any()
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_incremental_observations_equal_rebuilt_ones(options: dict[str, Any]) -> None:
+    e = raw_env(**options)
+    e.reset(seed=11)
+    rng = random.Random(11)
+    for _ in range(12):
+        random_steps(e, rng, 15)
+        fresh = Observer(e.game, e.layout.window)
+        for seat, agent in enumerate(e.possible_agents):
+            mask = e.observe(agent)["action_mask"]
+            ours, rebuilt = e.observe(agent), fresh.observe(seat, mask)
+            for key in ("board", "tile", "vector"):
+                assert np.array_equal(ours["observation"][key], rebuilt["observation"][key])
+
+
+def test_observation_is_the_same_when_only_hidden_state_differs() -> None:
+    # determinized(seat) deals again what the seat cannot know: the stack order, the other
+    # seats' betting chips, the face-down map chips.  The seat's observation must not change,
+    # while the other seat's own chips do (so the comparison can see a difference).
+    e = raw_env(players=3, **FULL)
+    e.reset(seed=2)
+    rng = random.Random(2)
+    compared = other_differs = 0
+    for _ in range(40):
+        random_steps(e, rng, 6)
+        game = e.game
+        if game.is_over:
+            break
+        bets = game.expansion("bets")
+        if not bets.offices:
+            continue
+        for seat in range(game.players):
+            mask = np.zeros(e.layout.size, np.int8)
+            ours = Observer(game, e.layout.window).observe(seat, mask)
+            for k in range(3):
+                world = game.determinized(seat, random.Random(k))
+                theirs = Observer(world, e.layout.window).observe(seat, mask)
+                for key in ("board", "tile", "vector"):
+                    assert np.array_equal(ours["observation"][key], theirs["observation"][key])
+                compared += 1
+                other = (seat + 1) % game.players
+                before = Observer(game, e.layout.window).observe(other, mask)
+                after = Observer(world, e.layout.window).observe(other, mask)
+                other_differs += any(
+                    not np.array_equal(before["observation"][key], after["observation"][key])
+                    for key in ("board", "vector")
+                )
+    assert compared > 50
+    assert other_differs > 0
+
+
+# ------------------------------------------------------------------- rewards, ends, errors
+
+
+def test_win_rewards_pay_only_at_the_end() -> None:
+    e = raw_env(reward="win")
+    e.reset(seed=4)
+    rng = random.Random(4)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    while not e.terminations[e.agent_selection]:
+        random_steps(e, rng, 1)
+        for agent, reward in e.rewards.items():
+            assert reward == 0.0 or e.game.is_over
+            totals[agent] += reward
+    winners = e.game.winners()
+    expected = {
+        agent: (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
+        for seat, agent in enumerate(e.possible_agents)
+    }
+    assert totals == expected
+
+
+def test_score_rewards_add_up_to_the_final_scores() -> None:
+    e = raw_env(abbot=True, players=3)
+    e.reset(seed=8)
+    rng = random.Random(8)
+    totals = dict.fromkeys(e.possible_agents, 0.0)
+    while not e.terminations[e.agent_selection]:
+        random_steps(e, rng, 1)
+        for agent, reward in e.rewards.items():
+            totals[agent] += reward
+    assert list(totals.values()) == [float(s) for s in e.game.scores]
+    assert e.infos["player_0"]["scores"] == e.game.scores
+
+
+def test_a_board_that_outgrows_the_window_truncates_the_episode() -> None:
+    e = raw_env(window=3)
+    e.reset(seed=1)
+    random_steps(e, random.Random(1), 400)
+    agent = e.agent_selection
+    assert e.truncations[agent] and not e.terminations[agent]
+    assert e.infos[agent]["truncated_because"] == "the board outgrew the window"
+    assert not e.game.is_over
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    e = env()
+    e.reset(seed=1)
+    history = list(e.unwrapped.game.history)
+    with pytest.raises(IllegalActionError, match="player_0: action 0 is not legal now"):
+        e.step(0)
+    assert e.unwrapped.game.history == history
+    assert e.agent_selection == "player_0"
+
+
+def test_random_replacement_of_illegal_actions_is_flagged() -> None:
+    e = raw_env(illegal_action="random")
+    e.reset(seed=1)
+    e.step(0)
+    assert e.game.turn == 1  # a legal placement was made instead
+    assert e.infos["player_0"]["illegal_action"] == 0
+
+
+def test_cycle_order_makes_the_waiting_agent_wait() -> None:
+    e = raw_env(turn_order="cycle")
+    e.reset(seed=1)
+    e.step(int(np.flatnonzero(e.observe("player_0")["action_mask"])[0]))  # tile of seat 0
+    assert e.agent_selection == "player_1"
+    mask = e.observe("player_1")["action_mask"]
+    assert np.flatnonzero(mask).tolist() == [e.layout.wait_index]
+    assert e.infos["player_1"] == {"legal_actions": [WAIT]}
+    e.step(e.layout.wait_index)
+    assert e.agent_selection == "player_0" and e.game.phase == "figure"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"player": 2}, ValueError, r"unknown game options \['player'\]"),
+        ({"players": 7}, GameSetupError, "players must be between 2 and 6"),
+        ({"reward": "points"}, ValueError, "reward must be one of score, win"),
+        ({"window": 30}, ValueError, "window must be an odd number"),
+        ({"max_cycles": 0}, ValueError, "max_cycles must be at least 1"),
+    ],
+)
+def test_bad_options_are_named(kwargs: dict[str, Any], error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        raw_env(**kwargs)
+
+
+def test_bad_opponents_are_named() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
+        SingleAgentEnv("grandmaster")
+    with pytest.raises(ValueError, match=r"one bot spec per other seat \(2\), not 1"):
+        SingleAgentEnv(["random"], players=3)
