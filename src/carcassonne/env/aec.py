@@ -23,7 +23,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import aec_to_parallel
 
-from ..game import Game, GameOptions
+from ..game import Game
+from ..options import GameOptions
 from .actions import WAIT, ActionLayout, Window
 from .observations import _CATALOGUE, BOARD_CHANNELS, VECTOR_SIZE, Observer
 

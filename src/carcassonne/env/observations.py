@@ -19,8 +19,9 @@ import numpy as np
 
 from ..board import DELTAS, decode
 from ..expansions.bets import CHIPS
-from ..game import MAX_PLAYERS, MEEPLE, Game, PlacedTile
+from ..game import MEEPLE, Game, PlacedTile
 from ..maps import GRAPES
+from ..options import MAX_PLAYERS
 from ..tiles import Orientation, tile_set
 from .actions import Window
 
