@@ -30,10 +30,11 @@ import sys
 import time
 from dataclasses import dataclass
 
+from carcassonne.batch.runner import Result, bot_seed
 from carcassonne.bots import check_bot_spec, make_bot, split_bot_specs
 from carcassonne.bots.expert import ExpertBot
 from carcassonne.cli.options import add_game_options, options_from_args
-from carcassonne.cli.simulate import Result, bot_seed, build_report, seat_order
+from carcassonne.cli.simulate import build_report, seat_order
 from carcassonne.game import Game, GameOptions, GameSummary
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "carcassonne"
-EDGES = ("formats", "bots", "cli", "web", "env")
+EDGES = ("formats", "bots", "batch", "cli", "web", "env")
 ENGINE_FILES = sorted([*PACKAGE.glob("*.py"), *(PACKAGE / "expansions").glob("*.py")])
 
 

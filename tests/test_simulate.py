@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from carcassonne.batch import runner
 from carcassonne.cli import simulate
 from carcassonne.cli.main import main
 from carcassonne.game import Game, GameOptions
@@ -157,19 +158,27 @@ class FakeTerminal(io.StringIO):
 
 def test_progress_bar_draws_on_a_terminal_and_clears_itself() -> None:
     stream = FakeTerminal()
-    progress = simulate.Progress(4, stream)
+    progress = runner.Progress(4, stream)
     progress.update(4)
     progress.close()
     text = stream.getvalue()
-    assert text.startswith("\r[" + "#" * simulate.Progress.WIDTH + "] 4/4 games")
+    assert text.startswith("\r[" + "#" * runner.Progress.WIDTH + "] 4/4 games")
     assert text.endswith("\r\033[K")
+
+
+def test_progress_bar_stays_silent_when_told_to_even_on_a_terminal() -> None:
+    stream = FakeTerminal()
+    progress = runner.Progress(4, stream, enabled=False)  # what --json asks for
+    progress.update(4)
+    progress.close()
+    assert stream.getvalue() == ""
 
 
 def test_a_result_carries_moves_only_when_a_summary_will_replay_them() -> None:
     """A long run keeps a few numbers per game, not every move (or every game object)."""
     options = GameOptions(seed=5)
-    plain = simulate.play_game(simulate.Task(0, options, ("random", "random"), None))
-    kept = simulate.play_game(simulate.Task(0, options, ("random", "random"), None, True))
+    plain = runner.play_game(runner.Task(0, options, ("random", "random"), None))
+    kept = runner.play_game(runner.Task(0, options, ("random", "random"), None, True))
     assert plain.history == []
     assert len(kept.history) > 72  # a tile and a figure step per turn
     assert (plain.scores, plain.by_source) == (kept.scores, kept.by_source)
@@ -180,10 +189,10 @@ def test_a_result_carries_moves_only_when_a_summary_will_replay_them() -> None:
 def test_replays_rebuild_each_game_of_a_run_when_read() -> None:
     options = GameOptions(bets=True, seed=11)
     tasks = [
-        simulate.Task(i, options.with_(seed=11 + i), bots, None, True)
+        runner.Task(i, options.with_(seed=11 + i), bots, None, True)
         for i, bots in enumerate([("greedy", "random"), ("random", "greedy")])
     ]
-    results = [simulate.play_game(task) for task in reversed(tasks)]
+    results = [runner.play_game(task) for task in reversed(tasks)]
     games = simulate.Replays(options, results)
     assert len(games) == 2
     for game, result in zip(games, results, strict=True):

@@ -1,4 +1,5 @@
-"""Game-option flags shared by every subcommand that starts games, and checked argument types.
+"""Flags shared by the subcommands that start games (game options; where bot games run), and
+checked argument types.
 
 The types (:func:`int_in`, :func:`seconds_in`, :func:`port`) refuse a bad value while the
 command line is parsed, with argparse's usual one-line error naming the flag, so no command
@@ -8,6 +9,8 @@ starts on a value it would otherwise quietly replace or crash on.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 from collections.abc import Callable
 
 from ..options import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
@@ -105,3 +108,34 @@ def options_from_args(args: argparse.Namespace, players: int | None = None) -> G
         start_squares=starts,  # type: ignore[arg-type]
         seed=args.seed,
     )
+
+
+def add_runner_options(parser: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--ray``: where a batch of bot games is played (same results anywhere)."""
+    group = parser.add_argument_group("where the games run")
+    group.add_argument(
+        "--jobs",
+        type=int_in(1),
+        default=None,
+        help="worker processes on this machine (default 1); with --ray local, the CPUs the "
+        "local Ray instance may use (default all)",
+    )
+    group.add_argument(
+        "--ray",
+        metavar="local|ADDRESS",
+        help="play the games as Ray tasks (needs the [ray] extra): 'local' starts Ray on this "
+        "machine, ADDRESS joins a running cluster (its head's host:port, or 'auto')",
+    )
+
+
+def runner_settings(args: argparse.Namespace) -> tuple[int, str | None]:
+    """The worker count and Ray address ``--jobs`` and ``--ray`` ask for."""
+    if args.ray is None:
+        return args.jobs or 1, None
+    if not args.ray.strip():
+        raise CommandError("--ray takes 'local' or the address of a Ray cluster's head")
+    if importlib.util.find_spec("ray") is None:
+        raise CommandError(
+            "--ray needs Ray, which is not installed: pip install 'carcassonne-engine[ray]'"
+        )
+    return args.jobs or os.cpu_count() or 1, args.ray.strip()

@@ -32,22 +32,26 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import random
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import Any, TextIO, overload
+from typing import Any, overload
 
-from ..bots import BOT_NAMES, check_bot_spec, make_bot, split_bot_specs
+from ..batch.runner import LOCAL_RAY, Progress, Result, Task, replay, run_tasks
+from ..bots import BOT_NAMES, check_bot_spec, split_bot_specs
 from ..expansions import build_expansions
-from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
+from ..game import Game, GameOptions
 from .errors import CommandError
-from .options import add_game_options, int_in, options_from_args
+from .options import (
+    add_game_options,
+    add_runner_options,
+    int_in,
+    options_from_args,
+    runner_settings,
+)
 
 Summary = Callable[[Sequence[Game]], list[str]]
 
@@ -63,122 +67,10 @@ def register_summary(name: str, fn: Summary) -> None:
     _SUMMARIES[name] = fn
 
 
-@dataclass(frozen=True, slots=True)
-class Task:
-    """Everything a worker needs to play one game."""
-
-    index: int
-    options: GameOptions
-    bots: tuple[str, ...]  # bot spec per seat
-    record_dir: str | None
-    #: send the moves back (for expansion summaries); else a result is a few numbers
-    keep_history: bool = False
-
-
-@dataclass(slots=True)
-class Result:
-    """One finished game, small enough to send back from a worker."""
-
-    index: int
-    scores: list[int]
-    winners: list[int]
-    by_source: list[dict[str, int]]
-    history: list[tuple[int, Any]]
-
-
 def seat_order(index: int, entrants: int, rotate: bool) -> tuple[int, ...]:
     """Entrant sitting in each seat of game ``index``."""
     shift = index % entrants if rotate else 0
     return tuple((seat + shift) % entrants for seat in range(entrants))
-
-
-def bot_seed(game_seed: int, seat: int) -> int:
-    """A distinct, reproducible seed for each seat's bot in each game."""
-    return game_seed * (MAX_PLAYERS + 1) + seat
-
-
-def play_game(task: Task) -> Result:
-    """Play one game to its end (in a worker process when ``--jobs`` > 1)."""
-    options = task.options
-    assert options.seed is not None
-    game = Game(options)
-    bots = [make_bot(name, bot_seed(options.seed, seat)) for seat, name in enumerate(task.bots)]
-    while not game.is_over:
-        game.apply(bots[game.to_move].choose(game))
-    if task.record_dir is not None:
-        save_game_record(game, task.bots, Path(task.record_dir) / f"game-{task.index + 1:05d}.json")
-    summary = GameSummary.of(game)
-    return Result(
-        index=task.index,
-        scores=list(game.scores),
-        winners=game.winners(),
-        by_source=summary.by_source,
-        history=list(game.history) if task.keep_history else [],
-    )
-
-
-def save_game_record(game: Game, bots: tuple[str, ...], path: Path) -> None:
-    # Imported here: records are optional output and the module is not needed otherwise.
-    from ..formats.record import save_record
-
-    save_record(game, path, seats=[{"kind": name} for name in bots])
-
-
-def replay(options: GameOptions, history: Iterable[tuple[int, Any]]) -> Game:
-    """Rebuild a finished game from its options and actions (cheaper than shipping it back)."""
-    game = Game(options)
-    for _, action in history:
-        game.apply(action)
-    return game
-
-
-def _run_tasks(tasks: Iterable[Task], count: int, jobs: int) -> Iterator[Result]:
-    """Results of ``count`` tasks, in the order they finish.  ``tasks`` may be lazy: the pool
-    takes them as workers free up, so a long run never holds them all."""
-    if jobs == 1 or count == 1:
-        for task in tasks:
-            yield play_game(task)
-        return
-    chunk = max(1, min(8, count // (jobs * 8)))
-    with multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts) as pool:
-        yield from pool.imap_unordered(play_game, tasks, chunksize=chunk)
-
-
-def _leave_interrupts() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (it stops the pool), so that the terminal
-    gets one "interrupted" line rather than a traceback from every worker."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class Progress:
-    """A one-line progress bar on a terminal (plain ANSI); silent when not a TTY."""
-
-    WIDTH = 30
-
-    def __init__(self, total: int, stream: TextIO) -> None:
-        self.total = total
-        self.stream = stream
-        self.enabled = stream.isatty()
-        self.start = time.perf_counter()
-        self.shown = 0.0
-
-    def update(self, done: int) -> None:
-        if not self.enabled:
-            return
-        now = time.perf_counter()
-        if done < self.total and now - self.shown < 0.1:
-            return
-        self.shown = now
-        filled = self.WIDTH * done // self.total
-        rate = done / max(now - self.start, 1e-9)
-        bar = "#" * filled + "-" * (self.WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} games  {rate:.1f} games/s")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
 
 
 @dataclass
@@ -375,14 +267,16 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     parser.add_argument(
         "--fixed-seats", action="store_true", help="do not rotate the bots through the seats"
     )
-    parser.add_argument("--jobs", type=int_in(1), default=1, help="worker processes (default 1)")
     parser.add_argument(
         "--save-records",
         metavar="DIR",
         help="write one game record per game into DIR (created if missing; game-00001.json… "
         "there are replaced)",
     )
-    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--json", action="store_true", help="print the report as JSON (and no progress bar)"
+    )
+    add_runner_options(parser)
     add_game_options(parser, players=False)
     parser.set_defaults(run=run)
 
@@ -396,8 +290,14 @@ def run(args: argparse.Namespace) -> int:
     args.seed = first_seed
     options = options_from_args(args, players=len(names))
     Game(options)  # reject impossible option combinations before starting workers
+    jobs, ray_address = runner_settings(args)
     record_dir = None
     if args.save_records is not None:
+        if ray_address not in (None, LOCAL_RAY):
+            raise CommandError(
+                "--save-records with --ray ADDRESS would write the records on the cluster's "
+                "machines; use --ray local or --jobs"
+            )
         record_dir = records_folder(args.save_records)
     rotate = not args.fixed_seats
     keep_history = bool(active_summaries(options))
@@ -411,11 +311,11 @@ def run(args: argparse.Namespace) -> int:
         )
         for i in range(args.games)
     )
-    progress = Progress(args.games, sys.stderr)
+    progress = Progress(args.games, sys.stderr, enabled=not args.json)
     results: list[Result] = []
     start = time.perf_counter()
     try:
-        for result in _run_tasks(tasks, args.games, args.jobs):
+        for result in run_tasks(tasks, args.games, jobs, ray_address):
             results.append(result)
             progress.update(len(results))
     finally:
