@@ -67,6 +67,19 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * (MAX_PLAYERS + 1) + seat
 
 
+def entrant_labels(names: list[str]) -> list[str]:
+    """Bot specs, numbered where the same bot plays several seats (greedy1, greedy2; a spec
+    with parameters gets ``#1``, ``#2``, so the number cannot be read as part of a value)."""
+    labels = []
+    for i, name in enumerate(names):
+        if names.count(name) > 1:
+            mark = "#" if ":" in name else ""
+            labels.append(f"{name}{mark}{names[: i + 1].count(name)}")
+        else:
+            labels.append(name)
+    return labels
+
+
 def play_game(task: Task) -> Result:
     """Play one game to its end (in a worker process or a Ray task when there are several)."""
     options = task.options

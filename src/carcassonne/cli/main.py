@@ -35,9 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from . import bots, play, replay, serve, simulate
+    from . import bots, play, replay, serve, simulate, tournament
 
-    for module in (play, simulate, bots, replay, serve):
+    for module in (play, simulate, tournament, bots, replay, serve):
         module.register(commands)
     return parser
 

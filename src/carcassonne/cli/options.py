@@ -139,3 +139,17 @@ def runner_settings(args: argparse.Namespace) -> tuple[int, str | None]:
             "--ray needs Ray, which is not installed: pip install 'carcassonne-engine[ray]'"
         )
     return args.jobs or os.cpu_count() or 1, args.ray.strip()
+
+
+def writable_folder(flag: str, path: str) -> str:
+    """Make the folder a flag names, or raise a CommandError saying why it cannot be."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise CommandError(f"{flag} {path}: this is a file, not a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise CommandError(f"{flag} {path}: cannot make this folder: {reason}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CommandError(f"{flag} {path}: the folder is not writable")
+    return path

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -40,7 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, overload
 
-from ..batch.runner import LOCAL_RAY, Progress, Result, Task, replay, run_tasks
+from ..batch.runner import LOCAL_RAY, Progress, Result, Task, entrant_labels, replay, run_tasks
 from ..bots import BOT_NAMES, check_bot_spec, split_bot_specs
 from ..expansions import build_expansions
 from ..game import Game, GameOptions
@@ -51,6 +50,7 @@ from .options import (
     int_in,
     options_from_args,
     runner_settings,
+    writable_folder,
 )
 
 Summary = Callable[[Sequence[Game]], list[str]]
@@ -102,19 +102,6 @@ def win_count(wins: float) -> int | float:
     fraction (``99.5``, rounded to 3 places)."""
     wins = round(wins, 3)
     return int(wins) if wins.is_integer() else wins
-
-
-def entrant_labels(names: list[str]) -> list[str]:
-    """Bot specs, numbered where the same bot plays several seats (greedy1, greedy2; a spec
-    with parameters gets ``#1``, ``#2``, so the number cannot be read as part of a value)."""
-    labels = []
-    for i, name in enumerate(names):
-        if names.count(name) > 1:
-            mark = "#" if ":" in name else ""
-            labels.append(f"{name}{mark}{names[: i + 1].count(name)}")
-        else:
-            labels.append(name)
-    return labels
 
 
 def build_report(
@@ -298,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
                 "--save-records with --ray ADDRESS would write the records on the cluster's "
                 "machines; use --ray local or --jobs"
             )
-        record_dir = records_folder(args.save_records)
+        record_dir = writable_folder("--save-records", args.save_records)
     rotate = not args.fixed_seats
     keep_history = bool(active_summaries(options))
     tasks = (
@@ -329,20 +316,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(format_report(report, options))
     return 0
-
-
-def records_folder(path: str) -> str:
-    """Make the ``--save-records`` folder, or raise a CommandError saying why it cannot be."""
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise CommandError(f"--save-records {path}: this is a file, not a folder")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise CommandError(f"--save-records {path}: cannot make this folder: {reason}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise CommandError(f"--save-records {path}: the folder is not writable")
-    return path
 
 
 def _register_bundled_summaries() -> None:
