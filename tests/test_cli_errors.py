@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from carcassonne.cli import simulate
+from carcassonne.batch import runner
 from carcassonne.cli.main import BROKEN_PIPE, main
 
 RECORDS = Path(__file__).parent / "records"
@@ -198,7 +198,7 @@ def test_simulate_reports_a_record_it_cannot_write(
     def refuse(game: Any, bots: Any, path: Path) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(simulate, "save_game_record", refuse)
+    monkeypatch.setattr(runner, "save_game_record", refuse)
     status, err = run(
         capsys, "simulate", "--games", "1", "--seed", "1", "--save-records", str(tmp_path)
     )
