@@ -3,10 +3,12 @@ observations (exact values, incremental = rebuilt, nothing hidden), rewards and 
 
 from __future__ import annotations
 
+import importlib.util
 import random
 import types
 import warnings
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -332,3 +334,15 @@ def test_bad_opponents_are_named() -> None:
         SingleAgentEnv("grandmaster")
     with pytest.raises(ValueError, match=r"one bot spec per other seat \(2\), not 1"):
         SingleAgentEnv(["random"], players=3)
+
+
+def test_the_training_example_runs_on_a_tiny_budget() -> None:
+    # The documented budget and win rate are in docs/env.md; here only that the example works.
+    path = Path(__file__).resolve().parent.parent / "examples" / "train_masked_policy.py"
+    spec = importlib.util.spec_from_file_location("train_masked_policy", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    result = example.main(["--games", "4", "--eval-games", "2"])
+    assert set(result) == {"before", "after"}
+    assert all(rate in (0.0, 0.5, 1.0) for rate in result.values())

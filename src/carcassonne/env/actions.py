@@ -119,6 +119,7 @@ class ActionLayout:
         for i, sale in enumerate(WINE_SLOTS):
             self._fixed[sale] = self.wine_start + i
         # settle choices need the office's square from the game: not in this table
+        self._known: dict[Any, int | None] = {}
         self._by_index = {
             index: action for action, index in self._fixed.items() if action not in SETTLE_SLOTS
         }
@@ -128,6 +129,19 @@ class ActionLayout:
 
         Raises ValueError for something that is not an action of the bundled rules.
         """
+        # Legal-action lists are rebuilt at every decision from the same few action values:
+        # remembering their indices halves the cost of a mask.
+        try:
+            return self._known[action]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable: not an action
+            raise ValueError(f"{action!r} is not an action of the action space") from None
+        index = self._compute_index(action)
+        self._known[action] = index
+        return index
+
+    def _compute_index(self, action: Any) -> int | None:
         if isinstance(action, PlaceTile):
             x, y, rotation = action
             cell = self.window.cell(x, y)
