@@ -7,7 +7,6 @@ the game unchanged; every accepted action must be in the database before anyone 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from web_helpers import TestClient, auth, expand_frames, hello
 
 from carcassonne.formats.record import read_record, replay_record
 from carcassonne.web import create_app
-from carcassonne.web.storage import Storage
+from carcassonne.web.storage import open_storage
 
 HUMAN = {"kind": "human", "name": "Ana"}
 BOT = {"kind": "bot", "bot": "random"}
@@ -24,8 +23,9 @@ CITY_STACK = ["base/E", "base/U", "base/V"]
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Any:
-    return create_app(tmp_path / "games.sqlite3", bot_delay=0)
+def app(games_db: str) -> Any:
+    """The app on each backend in turn (SQLite, PostgreSQL): the same contract."""
+    return create_app(games_db, bot_delay=0)
 
 
 @pytest.fixture
@@ -328,8 +328,8 @@ def test_bot_moves_on_its_own(client: Any) -> None:
 # ------------------------------------------------------------------------------ persistence
 
 
-def test_actions_survive_a_restart(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
+def test_actions_survive_a_restart(games_db: str) -> None:
+    db = games_db
     with TestClient(create_app(db, bot_delay=0)) as first:
         game_id, token, _ = two_humans(first, stack=CITY_STACK)
         tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
@@ -341,7 +341,7 @@ def test_actions_survive_a_restart(tmp_path: Path) -> None:
         )
         assert reply.status_code == 200
         before = reply.json()
-    stored = Storage(db).load_game(game_id)
+    stored = open_storage(db).load_game(game_id)
     assert stored is not None and [a for _, a in stored.actions] == [tile, figure]
     with TestClient(create_app(db, bot_delay=0)) as second:
         after = state_of(second, game_id, token)
@@ -350,8 +350,8 @@ def test_actions_survive_a_restart(tmp_path: Path) -> None:
     assert after["view"]["tiles"] == before["view"]["tiles"]
 
 
-def test_unfinished_bot_game_resumes_after_restart(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
+def test_unfinished_bot_game_resumes_after_restart(games_db: str) -> None:
+    db = games_db
     app = create_app(db, bot_delay=0)
     storage = app.state.storage
     server = app.state.server

@@ -21,7 +21,7 @@ from carcassonne.web import create_app
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
 from carcassonne.web.rooms import IDLE_ROOM_SECONDS, MAX_IDLE_ROOMS, GameServer, Principal
-from carcassonne.web.storage import Storage
+from carcassonne.web.storage import Storage, open_storage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 #: one tile: placing it and passing ends the game
@@ -43,8 +43,9 @@ class Clock:
 
 
 @pytest.fixture
-def storage(tmp_path: Path) -> Storage:
-    return Storage(tmp_path / "games.sqlite3")
+def storage(games_db: str) -> Storage:
+    """The storage on each backend in turn: the caps and expiry are counted in it."""
+    return open_storage(games_db)
 
 
 def new_game(server: GameServer, creator: str = "10.0.0.1", **options: Any) -> Any:
@@ -97,7 +98,7 @@ def test_an_unused_room_leaves_memory_and_comes_back_unchanged(storage: Storage)
 # ------------------------------------------------------------------------------ expiry and caps
 
 
-def test_abandoned_games_expire_and_finished_ones_stay(tmp_path: Path, storage: Storage) -> None:
+def test_abandoned_games_expire_and_finished_ones_stay(games_db: str, storage: Storage) -> None:
     clock = Clock()
     server = GameServer(storage, bot_delay=0, expire_after=3600, clock=clock)
     abandoned = new_game(server, **ONE_TILE)
@@ -114,7 +115,7 @@ def test_abandoned_games_expire_and_finished_ones_stay(tmp_path: Path, storage: 
     with pytest.raises(ProtocolError) as refused:
         room.submit(seat0(), [action_from_json(CLOSE_CITY)])
     assert refused.value.code == "expired"
-    with TestClient(create_app(tmp_path / "games.sqlite3", bot_delay=0)) as client:
+    with TestClient(create_app(games_db, bot_delay=0)) as client:
         state = client.get(f"/api/games/{abandoned.id}/state").json()
         assert state["broken"] == room.expired and state["ply"] == 0
         assert client.get(f"/api/games/{finished.id}/record").status_code == 200

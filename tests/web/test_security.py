@@ -127,26 +127,35 @@ def test_hostile_names_and_echoed_input_travel_only_as_json(client: Any) -> None
 # ------------------------------------------------------------------------------ injection
 
 
-def test_sql_is_always_parameterised() -> None:
-    """Every statement in storage.py is a literal string (or a module's constant script, or
-    the statement ``_rows`` was given, itself always a literal); values go in as parameters."""
-    tree = ast.parse((WEB / "storage.py").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("module", ["storage.py", "pgstorage.py"])
+def test_sql_is_always_parameterised(module: str) -> None:
+    """Every statement of both backends is a literal string (or a module's constant script or
+    migration step, or the statement a wrapper was given, itself always a literal); values go
+    in as parameters."""
+    tree = ast.parse((WEB / module).read_text(encoding="utf-8"))
+    wrappers = {"execute", "executemany", "_rows"}
     calls = [
-        node
-        for node in ast.walk(tree)
+        (function.name, node)
+        for function in ast.walk(tree)
+        if isinstance(function, ast.FunctionDef)
+        for node in ast.walk(function)
         if isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
-        and node.func.attr in ("execute", "executemany", "executescript", "_rows")
+        and node.func.attr in (*wrappers, "executescript")
     ]
-    assert len(calls) >= 8
-    allowed_names = {"_SCHEMA", "_MIGRATE_FROM_1"}
-    for call in calls:
+    assert len(calls) >= 8 if module == "storage.py" else len(calls) >= 5
+    scripts = {"_SQLITE_SCHEMA", "_SCHEMA", "step"}  # constants of the module (step: migrations)
+    for function, call in calls:
         sql = call.args[0]
         literal = isinstance(sql, ast.Constant) and isinstance(sql.value, str)
-        if isinstance(sql, ast.Name) and sql.id == "sql":
-            assert call.func.attr == "execute", ast.unparse(call)  # inside _rows only
+        if (
+            isinstance(sql, ast.Name)
+            and sql.id == "sql"
+            or ast.unparse(sql) == "_placeholders(sql)"
+        ):
+            assert function in wrappers, ast.unparse(call)  # passing on a statement given it
             continue
-        assert literal or (isinstance(sql, ast.Name) and sql.id in allowed_names), ast.unparse(call)
+        assert literal or (isinstance(sql, ast.Name) and sql.id in scripts), ast.unparse(call)
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import resource
 import socket
 import sys
@@ -27,16 +28,19 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "serve",
         help="play in the browser: start the web server",
         description="Serve the browser game. Open the printed address, create a game, and send "
-        "each player their own link. Games are kept in an SQLite file and survive restarts. "
+        "each player their own link. Games are kept in an SQLite file (or PostgreSQL, which "
+        "several server processes can share) and survive restarts. "
         "The limits keep one client from taking the server down (docs/web.md explains them).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=port, default=8000, help="port to listen on")
     parser.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help="games database (default: $XDG_DATA_HOME/carcassonne/games.sqlite3)",
+        metavar="PATH_OR_URL",
+        help="games database: an SQLite file, or postgresql://user@host/dbname for several "
+        "server processes sharing the games (docs/deploy.md); default: $CARCASSONNE_DB, else "
+        "$XDG_DATA_HOME/carcassonne/games.sqlite3",
     )
     parser.add_argument(
         "--bot-delay",
@@ -167,8 +171,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_app(args: argparse.Namespace) -> tuple[Any, Path]:
-    """The web app for these flags, and the database it keeps its games in."""
+def build_app(args: argparse.Namespace) -> tuple[Any, str]:
+    """The web app for these flags, and the database it keeps its games in (as it may be
+    shown: a URL without its password)."""
     from ..web import botworker, create_app
     from ..web.ratelimit import Limit, RateLimits
     from ..web.storage import StorageError, default_db_path
@@ -189,7 +194,7 @@ def build_app(args: argparse.Namespace) -> tuple[Any, Path]:
         create=Limit(args.games_per_minute, burst=args.games_per_minute),
         replay=Limit(args.replays_per_minute, burst=args.replays_per_minute),
     )
-    db: Path = args.db or default_db_path()
+    db: str | Path = args.db or os.environ.get("CARCASSONNE_DB") or default_db_path()
     try:
         app = create_app(
             db,
@@ -202,7 +207,7 @@ def build_app(args: argparse.Namespace) -> tuple[Any, Path]:
         )
     except StorageError as exc:
         raise CommandError(str(exc), FAILURE) from None
-    return app, db
+    return app, app.state.storage.name
 
 
 def valid_origin(origin: str) -> bool:

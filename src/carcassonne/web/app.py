@@ -62,7 +62,7 @@ from .rooms import (
     Room,
     encode,
 )
-from .storage import Storage, default_db_path
+from .storage import Storage, default_db_path, open_storage
 from .tilegeom import tile_geometry_bytes
 
 log = logging.getLogger("carcassonne.web")
@@ -514,7 +514,7 @@ async def game_socket(websocket: WebSocket) -> None:
 
 
 def create_app(
-    db_path: str | Path | None = None,
+    db: str | Path | None = None,
     *,
     bot_delay: float = 0.5,
     storage: Storage | None = None,
@@ -525,7 +525,8 @@ def create_app(
     allowed_origins: frozenset[str] = frozenset(),
     clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The web app on a games database (default: the user's data directory).
+    """The web app on a games database: an SQLite file path or a ``postgresql://`` URL
+    (default: an SQLite file in the user's data directory).
 
     ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
     server holds at once, ``max_games_per_address`` those one address may have created,
@@ -534,7 +535,7 @@ def create_app(
     (:class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
     tests."""
     if storage is None:
-        storage = Storage(db_path if db_path is not None else default_db_path())
+        storage = open_storage(db if db is not None else default_db_path())
     server = GameServer(
         storage,
         bot_delay=bot_delay,

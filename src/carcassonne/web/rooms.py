@@ -3,9 +3,12 @@
 A :class:`Room` wraps one engine :class:`~carcassonne.game.Game`.  The engine is the single
 source of truth: every action, from a browser, the HTTP API or a bot, goes through
 :meth:`Room.submit`, which checks who is acting, lets ``game.apply`` judge legality, commits the
-action to SQLite and only then tells the connected clients.  Everything runs on the server's one
-event loop and the path from ``apply`` to the commit never awaits, so two actions can never
-interleave.
+action to the database and only then tells the connected clients.  Everything runs on the
+server's one event loop and the path from ``apply`` to the commit never awaits, so two actions
+can never interleave in one process.  Several processes may serve one game (PostgreSQL): the
+database stores each ply once, the process that comes second answers ``stale``, and each process
+hears of moves made elsewhere (:meth:`GameServer.start` listens) and pushes them to its clients.
+A game's bots are played by the one process holding their lease (see :mod:`.storage`).
 
 Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
 public events, so hidden information (other seats' bets, face-down map chips, the stack order)
@@ -20,8 +23,10 @@ small ``presence`` message, and a client that reads too slowly is dropped (bound
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import re
 import secrets
 import time
@@ -45,7 +50,14 @@ from .protocol import (
     seat_public,
     think_time,
 )
-from .storage import Storage, StorageError, StoredGame, creator_digest, token_digest
+from .storage import (
+    Storage,
+    StorageConflict,
+    StorageError,
+    StoredGame,
+    creator_digest,
+    token_digest,
+)
 
 log = logging.getLogger("carcassonne.web")
 
@@ -134,6 +146,11 @@ MAX_STORE_RETRY = 30.0
 HINT_BOT = "expert:seconds=1"
 #: how many moves a hint suggests
 HINT_COUNT = 3
+#: seconds a process's lease on a game's bots lasts unless renewed: after it died, another
+#: takes the bots over this long after its last renewal at most
+BOT_LEASE_SECONDS = 5.0
+#: seconds between two renewals of a process's bot leases (and searches for orphaned bots)
+LEASE_RENEW_EVERY = 1.0
 
 
 def _new_token() -> str:
@@ -143,12 +160,16 @@ def _new_token() -> str:
 class Room:
     """One game being played (or finished) on this server."""
 
-    def __init__(self, stored: StoredGame, storage: Storage, bot_delay: float) -> None:
-        """Rebuild a stored game; raises :class:`GameLoadError` if it cannot be set up."""
+    def __init__(
+        self, stored: StoredGame, storage: Storage, bot_delay: float, owner: str = "local"
+    ) -> None:
+        """Rebuild a stored game; raises :class:`GameLoadError` if it cannot be set up.
+        ``owner`` names this server process when it holds the lease on the game's bots."""
         self.id = stored.id
         self.stored = stored
         self.storage = storage
         self.bot_delay = bot_delay
+        self.owner = owner
         #: connections holding a seat, and spectators: seats are told of a change first
         self.players: set[Connection] = set()
         self.audience: set[Connection] = set()
@@ -411,6 +432,8 @@ class Room:
         """
         if self.evicted:
             raise ProtocolError("the game was reloaded; send the move again", "stale")
+        if ply is not None and ply > len(self.game.history):
+            self.catch_up()  # the client heard of a move made through another process first
         self._check_turn(principal, ply)
         game = self.game
         if len(actions) > 1 and game.phase != "tile":
@@ -453,9 +476,19 @@ class Room:
 
     def _commit(self, first_ply: int, done: list[tuple[int, dict[str, Any]]]) -> None:
         """Store the actions just applied, then tell everyone; if they cannot be stored the game
-        is rebuilt without them and :class:`ProtocolError` ``server`` is raised."""
+        is rebuilt without them and :class:`ProtocolError` is raised: ``stale`` when another
+        process stored this ply first (the room then shows its move), else ``server``."""
+        game = self.game
         try:
-            self.storage.append_actions(self.id, first_ply, done, self.game.is_over)
+            self.storage.append_actions(
+                self.id, first_ply, done, game.is_over, bot_turn=game.to_move in self.bots
+            )
+        except StorageConflict:
+            self.game = self._rebuild()
+            self.catch_up()
+            raise ProtocolError(
+                "the game has moved on: another move was stored first", "stale"
+            ) from None
         except Exception:
             log.exception("game %s: cannot store actions; undoing them", self.id)
             self.game = self._rebuild()
@@ -464,6 +497,40 @@ class Room:
             ) from None
         self.stored.actions.extend(done)
         self.broadcast()
+
+    def catch_up(self, expected: int | None = None) -> None:
+        """Apply what other server processes stored since this room's last action (all of it, or
+        nothing when ``expected`` actions are here already), and tell everyone."""
+        have = len(self.stored.actions)
+        if self.evicted or (expected is not None and expected <= have):
+            return
+        try:
+            moves, expired = self.storage.moves_since(self.id, have)
+        except StorageError:
+            log.exception("game %s: cannot read the moves made elsewhere", self.id)
+            return
+        for seat, data in moves:
+            if self.broken:
+                break
+            try:
+                if self.game.to_move != seat:
+                    raise IllegalAction(
+                        f"stored seat {seat} but seat {self.game.to_move} is to move"
+                    )
+                self.game.apply(action_from_json(data))
+            except Exception as exc:
+                self.broken = f"stored action {have + 1} no longer replays: {_public_reason(exc)}"
+                log.error("game %s: %s (%r)", self.id, self.broken, exc)
+                self.game = self._rebuild()
+                break
+            self.stored.actions.append((seat, data))
+            have += 1
+        if expired and not self.expired:
+            self.expired = expired
+            self.stop()
+        if moves or expired:
+            self.broadcast()
+            self.kick_bots()
 
     def preview(self, principal: Principal, action: Any, ply: int | None) -> list[dict[str, Any]]:
         """The figure actions that would follow placing the tile as ``action`` (nothing stored).
@@ -540,7 +607,10 @@ class Room:
         return self.live and not self.evicted and self.game.to_move in self.bots
 
     def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to move (no-op when not on an event loop)."""
+        """Start the bot loop if a bot is to move (no-op when not on an event loop), unless
+        another process holds the lease on this game's bots: that one plays them.  The lease is
+        taken here, right after the commit that made a bot's turn, so that no process dies
+        between the two unnoticed (a game with a bot to move and no lease is taken over)."""
         if not self._bot_to_move():
             return
         if self._bot_task is not None and not self._bot_task.done():
@@ -549,7 +619,15 @@ class Room:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        self._bot_task = loop.create_task(self._run_bots())
+        try:
+            leased = self.storage.take_bot_lease(
+                self.id, self.owner, time.time() + BOT_LEASE_SECONDS
+            )
+        except StorageError as exc:
+            log.warning("game %s: cannot take the bot lease (%s); trying again", self.id, exc)
+            leased = True  # the loop takes it once the database answers again
+        if leased:
+            self._bot_task = loop.create_task(self._run_bots())
 
     def bot_seed(self, seat: int, ply: int) -> int:
         """The seed of the decision at ``ply`` by the bot of ``seat``: fixed by the game, so
@@ -567,7 +645,18 @@ class Room:
         while True:
             await asyncio.sleep(delay)
             if not self._bot_to_move():
+                self._release_bots()
                 return
+            try:
+                leased = self.storage.take_bot_lease(
+                    self.id, self.owner, time.time() + BOT_LEASE_SECONDS
+                )
+            except StorageError as exc:
+                log.warning("game %s: cannot renew the bot lease (%s); trying again", self.id, exc)
+                delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
+                continue
+            if not leased:
+                return  # another process took the bots over (this one was thought dead)
             seat = self.game.to_move
             first_ply = len(self.game.history)
             spec = self.bots[seat]
@@ -602,10 +691,18 @@ class Room:
                 return
             try:
                 self._commit(first_ply, [(seat, action_to_json(action))])
-            except ProtocolError:
-                delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
+            except ProtocolError as exc:
+                if exc.code != "stale":  # stale: the ply was played elsewhere; go on from it
+                    delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
             else:
                 delay = self.bot_delay
+
+    def _release_bots(self) -> None:
+        """No bot is to move: let go of the lease (it runs out anyway if this fails)."""
+        try:
+            self.storage.release_bot_lease(self.owner, self.id)
+        except StorageError as exc:
+            log.warning("game %s: cannot release the bot lease (%s)", self.id, exc)
 
     def stop(self) -> None:
         if self._bot_task is not None:
@@ -722,7 +819,10 @@ class GameServer:
         self._last_used: dict[str, float] = {}
         #: stored games that cannot be set up again -> why (answered as "broken")
         self.unloadable: dict[str, str] = {}
-        self._sweeper: asyncio.Task[None] | None = None
+        #: this process, as the holder of bot leases (unique among the processes sharing the
+        #: database; the process id helps reading the database by hand)
+        self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
+        self._tasks: list[asyncio.Task[None]] = []
 
     def create(
         self, seats: list[dict[str, Any]], options: Any, hotseat: bool, creator: str = ""
@@ -733,7 +833,7 @@ class GameServer:
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
         try:
-            Game(options)  # the engine judges the options before anything is stored
+            first = Game(options)  # the engine judges the options before anything is stored
         except (GameSetupError, KeyError, ValueError, OSError) as exc:
             raise ProtocolError(f"cannot set up this game: {exc}", "bad-options") from None
         for seat in seats:
@@ -761,6 +861,7 @@ class GameServer:
                 digest = token_digest(tokens[i])
             stored_seats.append({**seat, "digest": digest})
         hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
+        bot_first = stored_seats[first.to_move]["kind"] == "bot"
         try:
             game_id = secrets.token_urlsafe(6)
             while self.storage.load_game(game_id) is not None:
@@ -771,6 +872,7 @@ class GameServer:
                 stored_seats,
                 hotseat_digest,
                 creator_id,
+                bot_turn=bot_first,
             )
         except StorageError:
             log.exception("cannot store a new game")
@@ -843,7 +945,8 @@ class GameServer:
                 stored = self.storage.load_game(game_id)
                 if stored is None:
                     return None
-                room = self.rooms[game_id] = Room(stored, self.storage, self.bot_delay)
+                room = Room(stored, self.storage, self.bot_delay, self.owner)
+                self.rooms[game_id] = room
             except StorageError as exc:  # perhaps passing (a disk error): not remembered
                 reason = str(exc)
             except GameLoadError as exc:
@@ -907,10 +1010,60 @@ class GameServer:
             await asyncio.sleep(SWEEP_EVERY)
             self.sweep()
 
+    def tend_bots(self) -> None:
+        """Renew this process's bot leases, and take over the bots nobody plays (their
+        process died, or stopped between a commit and taking the lease)."""
+        try:
+            self.storage.renew_bot_leases(self.owner, time.time() + BOT_LEASE_SECONDS)
+            orphaned = self.storage.orphaned_bot_games()
+        except StorageError:
+            log.exception("cannot tend the bot leases now")
+            return
+        for game_id in orphaned:
+            if game_id in self.unloadable:
+                continue
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.kick_bots()
+                continue
+            with contextlib.suppress(ProtocolError):  # logged; the others go on
+                self.get(game_id)  # loading it kicks its bots
+
+    async def _tend_bots_forever(self) -> None:
+        while True:
+            await asyncio.sleep(LEASE_RENEW_EVERY)
+            self.tend_bots()
+
+    def hear(self, news: tuple[str, str] | None) -> None:
+        """Another process changed a game (``news``: its id and its number of stored actions,
+        or ``expired``), or (None) news may have been missed: rooms in memory catch up."""
+        if news is None:
+            for room in list(self.rooms.values()):
+                room.catch_up()
+            return
+        game_id, what = news
+        changed = self.rooms.get(game_id)
+        if changed is not None:  # else it is read from the database when next asked for
+            changed.catch_up(int(what) if what.isdigit() else None)
+
+    async def _listen(self) -> None:
+        async for news in self.storage.moves_elsewhere():
+            try:
+                self.hear(news)
+            except Exception:
+                log.exception("failed on news of game %s", news and news[0])
+
     def start(self) -> None:
-        """On the event loop: resume the games and sweep from time to time."""
+        """On the event loop: resume the games, sweep from time to time, keep the bot leases
+        and (on a shared database) listen for moves made by other processes."""
         self.resume()
-        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._sweep_forever()),
+            loop.create_task(self._tend_bots_forever()),
+        ]
+        if self.storage.shared:
+            self._tasks.append(loop.create_task(self._listen()))
 
     def release(self, room: Room) -> None:
         """A connection closed: a finished game nobody watches leaves memory (it is stored)."""
@@ -918,8 +1071,14 @@ class GameServer:
             self._evict(room)
 
     def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            self._sweeper = None
+        """Stop the tasks and bots, and let go of the bot leases: another process (or this
+        server started again) takes the bots over at once."""
+        for task in self._tasks:
+            task.cancel()
+        self._tasks = []
         for room in self.rooms.values():
             room.stop()
+        try:
+            self.storage.release_bot_lease(self.owner)
+        except StorageError:
+            log.exception("cannot release the bot leases (they run out by themselves)")

@@ -1,16 +1,26 @@
-"""SQLite persistence of web games: the options, the seats and the list of accepted actions.
+"""Persistence of web games: the options, the seats and the list of accepted actions.
 
 A game is fully determined by its options (with a concrete seed) and its actions, so that is all
 that is stored; after a restart the server rebuilds each game by replaying the actions through the
 engine.  Every accepted action is committed in its own transaction *before* any client hears of
-it, so a client never sees a move the database could lose.
+it, so a client never sees a move the database could lose.  The primary key (game, ply) lets one
+ply be written once only: when several server processes share the database, the one that comes
+second gets :class:`StorageConflict` and tells its player the game has moved on.
+
+Two backends keep the same contract: an SQLite file (:class:`SqliteStorage`, the embedded default
+for one server process) and PostgreSQL (:class:`~.pgstorage.PostgresStorage`, for several
+processes on one or many machines).  Both speak the SQL below, written with ``?`` placeholders;
+:func:`open_storage` picks one from ``--db``.
 
 Seat tokens are stored as SHA-256 digests: the links are handed out once, at creation, and a
-leaked database file does not let anyone act for a seat.  Likewise a game's creator is kept only
-as a digest of its address, enough to count the unfinished games of each address.
+leaked database does not let anyone act for a seat.  Likewise a game's creator is kept only as a
+digest of its address, enough to count the unfinished games of each address.
 
 A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinished, because
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
+``bot_turn`` says a bot is to move; the process playing a game's bots holds a lease on them
+(``bot_owner`` until ``bot_lease_until``, renewed while it lives), so that each bot move is
+computed by one process and another takes over when that one dies.
 """
 
 from __future__ import annotations
@@ -22,16 +32,20 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
 
-_SCHEMA = """
+#: the schemes of database URLs ``--db`` accepts (anything else with ``://`` is refused)
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+_SQLITE_SCHEMA = """
+BEGIN;
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
@@ -45,7 +59,10 @@ CREATE TABLE IF NOT EXISTS games (
     finished INTEGER NOT NULL DEFAULT 0,
     updated REAL NOT NULL DEFAULT 0,
     creator TEXT NOT NULL DEFAULT '',
-    expired TEXT
+    expired TEXT,
+    bot_turn INTEGER NOT NULL DEFAULT 0,
+    bot_owner TEXT,
+    bot_lease_until REAL NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -55,10 +72,15 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game_id, ply)
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
+CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
+INSERT INTO meta VALUES ('schema', '3');
+COMMIT;
 """
 
-#: schema 1 had no times of the last move, creators or expiry reasons
-_MIGRATE_FROM_1 = """
+#: SQLite migrations: schema n -> n + 1, each one transaction
+_SQLITE_MIGRATIONS = {
+    # schema 1 had no times of the last move, creators or expiry reasons
+    1: """
 BEGIN;
 ALTER TABLE games ADD COLUMN updated REAL NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT '';
@@ -67,7 +89,19 @@ UPDATE games SET updated = created;
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
 UPDATE meta SET value = '2' WHERE key = 'schema';
 COMMIT;
-"""
+""",
+    # schema 2 had no bot leases (one process played every bot); the games left with a bot to
+    # move are found again at start-up, when every unfinished game is loaded
+    2: """
+BEGIN;
+ALTER TABLE games ADD COLUMN bot_turn INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN bot_owner TEXT;
+ALTER TABLE games ADD COLUMN bot_lease_until REAL NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
+UPDATE meta SET value = '3' WHERE key = 'schema';
+COMMIT;
+""",
+}
 
 
 def default_db_path() -> Path:
@@ -106,68 +140,64 @@ class StorageError(RuntimeError):
     """The database cannot be opened, read or written, or is not a games database we know."""
 
 
-class Storage:
-    """One SQLite file; safe to call from any thread (calls are serialised by a lock)."""
+class StorageConflict(StorageError):
+    """A write collided with one already stored: another server process stored this ply (or
+    created this game id) first."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+
+class Statements(Protocol):
+    """What a transaction offers: statements with ``?`` placeholders."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
+
+
+def _decode_actions(rows: list[Any]) -> tuple[list[tuple[int, dict[str, Any]]], str | None]:
+    """Stored (seat, action) rows decoded; the first row that is not JSON ends them, and is
+    named (counted from 1 in the rows given)."""
+    decoded: list[tuple[int, dict[str, Any]]] = []
+    for ply, (seat, action) in enumerate(rows):
         try:
-            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: a commit survives a crash or restart of the server process (what
-            # "every game continues after a restart" needs) without an fsync per move; only a
-            # power failure may lose the last moves.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            row = self._open()
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(f"{path}: cannot open games database: {exc}") from exc
-        if row != str(SCHEMA_VERSION):
-            raise StorageError(f"{path}: database schema {row}, expected {SCHEMA_VERSION}")
-        self._lock = threading.Lock()
+            decoded.append((seat, json.loads(action)))
+        except (TypeError, ValueError):
+            return decoded, f"stored action {ply + 1} is not JSON"
+    return decoded, None
 
-    def _open(self) -> str:
-        """Create the tables or bring an older database up to date; returns its schema."""
-        db = self._db
-        has_games = db.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='games'"
-        ).fetchone()
-        if has_games:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
-            )
-            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is not None and row[0] == "1":
-                db.executescript(_MIGRATE_FROM_1)
-        db.executescript(_SCHEMA)
-        row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-        if row is None:
-            db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            return str(SCHEMA_VERSION)
-        return str(row[0])
+
+class Storage:
+    """The storage contract, in SQL both backends run; a backend supplies transactions, reads
+    and, if other processes share its database, news of their moves (:meth:`moves_elsewhere`).
+    """
+
+    #: the database as it may be shown (a URL without its password)
+    name: str
+    #: whether other server processes may use the same database (moves arrive from elsewhere)
+    shared = False
+
+    def _transaction(self, what: str) -> contextlib.AbstractContextManager[Statements]:
+        """One write, all or nothing; a failure is a :class:`StorageError` naming ``what``
+        could not be stored (:class:`StorageConflict` for a row stored already)."""
+        raise NotImplementedError
+
+    def _rows(self, sql: str, *params: Any) -> list[Any]:
+        """The rows of a query; a failure to read is a :class:`StorageError`."""
+        raise NotImplementedError
+
+    def _announce(self, db: Statements, game_id: str, news: str) -> None:
+        """Within the transaction that changes a game: tell the other processes (on commit)."""
+
+    async def moves_elsewhere(self) -> AsyncIterator[tuple[str, str] | None]:
+        """(game id, news) for every game another process changed: ``news`` is the number of
+        its stored actions, or ``expired``; None when news may have been missed (every game in
+        memory must be read again).  Ends at once for a database no other process uses."""
+        return
+        yield  # an async generator that yields nothing
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        raise NotImplementedError
 
-    @contextlib.contextmanager
-    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
-        """One write, all or nothing; a failure (disk full, file too large, I/O) is a
-        :class:`StorageError` naming ``what`` could not be stored."""
-        with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-                try:
-                    yield db
-                    db.execute("COMMIT")
-                except BaseException:
-                    db.execute("ROLLBACK")
-                    raise
-            except (sqlite3.Error, OSError) as exc:
-                raise StorageError(f"cannot store {what}: {exc}") from exc
+    # ------------------------------------------------------------------------ games
 
     def create_game(
         self,
@@ -176,13 +206,15 @@ class Storage:
         seats: list[dict[str, Any]],
         hotseat_digest: str | None,
         creator: str = "",
+        bot_turn: bool = False,
     ) -> None:
-        """Store a new game; ``creator`` is :func:`creator_digest` of its creator's address."""
+        """Store a new game; ``creator`` is :func:`creator_digest` of its creator's address,
+        ``bot_turn`` whether a bot makes the first move."""
         now = time.time()
         with self._transaction(f"game {game_id}") as db:
             db.execute(
-                "INSERT INTO games (id, created, options, seats, hotseat_digest, updated, creator) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (id, created, options, seats, hotseat_digest, updated, creator, "
+                "bot_turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     now,
@@ -191,13 +223,20 @@ class Storage:
                     hotseat_digest,
                     now,
                     creator,
+                    int(bot_turn),
                 ),
             )
 
     def append_actions(
-        self, game_id: str, first_ply: int, actions: list[tuple[int, dict[str, Any]]], over: bool
+        self,
+        game_id: str,
+        first_ply: int,
+        actions: list[tuple[int, dict[str, Any]]],
+        over: bool,
+        bot_turn: bool = False,
     ) -> None:
-        """Commit actions ``first_ply, first_ply+1, …`` atomically (all or none)."""
+        """Commit actions ``first_ply, first_ply+1, …`` atomically (all or none);
+        :class:`StorageConflict` if one of these plies is stored already."""
         with self._transaction(f"the moves of game {game_id}") as db:
             db.executemany(
                 "INSERT INTO actions (game_id, ply, seat, action) VALUES (?, ?, ?, ?)",
@@ -207,17 +246,15 @@ class Storage:
                 ],
             )
             db.execute(
-                "UPDATE games SET updated=?, finished=? WHERE id=?",
-                (time.time(), FINISHED if over else UNFINISHED, game_id),
+                "UPDATE games SET updated=?, finished=?, bot_turn=? WHERE id=?",
+                (
+                    time.time(),
+                    FINISHED if over else UNFINISHED,
+                    int(bot_turn and not over),
+                    game_id,
+                ),
             )
-
-    def _rows(self, sql: str, *params: Any) -> list[Any]:
-        """The rows of a query; a failure to read is a :class:`StorageError`."""
-        with self._lock:
-            try:
-                return self._db.execute(sql, params).fetchall()
-            except (sqlite3.Error, OSError) as exc:
-                raise StorageError(f"cannot read the games database: {exc}") from exc
+            self._announce(db, game_id, str(first_ply + len(actions)))
 
     def count_unfinished(self, creator: str | None = None) -> int:
         """Unfinished games, all of them or those of one creator."""
@@ -234,7 +271,7 @@ class Storage:
         the creator holding the most first, each creator's least recently moved first."""
         rows = self._rows(
             "WITH holders AS (SELECT creator, COUNT(*) AS held FROM games WHERE finished=? "
-            "GROUP BY creator HAVING held > ?) "
+            "GROUP BY creator HAVING COUNT(*) > ?) "
             "SELECT games.id FROM games JOIN holders ON games.creator = holders.creator "
             "WHERE games.finished=? ORDER BY holders.held DESC, games.updated LIMIT ?",
             UNFINISHED,
@@ -251,6 +288,8 @@ class Storage:
                 "UPDATE games SET finished=?, expired=? WHERE id=? AND finished=?",
                 [(EXPIRED, reason, game_id, UNFINISHED) for game_id in game_ids],
             )
+            for game_id in game_ids:
+                self._announce(db, game_id, "expired")
 
     def idle_since(self, cutoff: float) -> list[str]:
         """Unfinished games nobody has moved in since ``cutoff`` (seconds since the epoch)."""
@@ -266,32 +305,27 @@ class Storage:
         JSON; an action row that is not JSON ends the actions there and is named in ``damaged``,
         so that the game can still be shown (frozen) while every other game goes on.
         """
-        with self._lock:
-            try:
-                row = self._db.execute(
-                    "SELECT id, created, options, seats, hotseat_digest, finished, expired "
-                    "FROM games WHERE id=?",
-                    (game_id,),
-                ).fetchone()
-                if row is None:
-                    return None
-                actions = self._db.execute(
-                    "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", (game_id,)
-                ).fetchall()
-            except sqlite3.DatabaseError as exc:
-                raise StorageError(f"game {game_id}: its rows cannot be read ({exc})") from None
+        try:
+            rows = self._rows(
+                "SELECT id, created, options, seats, hotseat_digest, finished, expired "
+                "FROM games WHERE id=?",
+                game_id,
+            )
+            if not rows:
+                return None
+            actions = self._rows(
+                "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", game_id
+            )
+        except StorageError as exc:
+            raise StorageError(
+                f"game {game_id}: its rows cannot be read ({exc.__cause__ or exc})"
+            ) from None
+        row = rows[0]
         try:
             options, seats = json.loads(row[2]), json.loads(row[3])
         except (TypeError, ValueError) as exc:
             raise StorageError(f"game {game_id}: its stored setup is not JSON ({exc})") from None
-        decoded: list[tuple[int, dict[str, Any]]] = []
-        damaged = None
-        for ply, (seat, action) in enumerate(actions):
-            try:
-                decoded.append((seat, json.loads(action)))
-            except (TypeError, ValueError):
-                damaged = f"stored action {ply + 1} is not JSON"
-                break
+        decoded, damaged = _decode_actions(actions)
         return StoredGame(
             id=row[0],
             created=row[1],
@@ -304,6 +338,162 @@ class Storage:
             expired=row[6] if row[5] == EXPIRED else None,
         )
 
+    def moves_since(
+        self, game_id: str, ply: int
+    ) -> tuple[list[tuple[int, dict[str, Any]]], str | None]:
+        """The actions stored from ``ply`` on (up to the first that is not JSON), and why the
+        game expired (None unless it did): what a process learns of moves made elsewhere."""
+        status = self._rows("SELECT finished, expired FROM games WHERE id=?", game_id)
+        rows = self._rows(
+            "SELECT seat, action FROM actions WHERE game_id=? AND ply >= ? ORDER BY ply",
+            game_id,
+            ply,
+        )
+        expired = status[0][1] if status and status[0][0] == EXPIRED else None
+        return _decode_actions(rows)[0], expired
+
     def unfinished_game_ids(self) -> list[str]:
         rows = self._rows("SELECT id FROM games WHERE finished=? ORDER BY created", UNFINISHED)
         return [r[0] for r in rows]
+
+    # ------------------------------------------------------------------------ bot leases
+
+    def take_bot_lease(self, game_id: str, owner: str, until: float) -> bool:
+        """Become (or stay) the process playing this game's bots until ``until``, unless
+        another holds a lease that has not run out; returns whether ``owner`` holds it."""
+        with self._transaction(f"the bot lease of game {game_id}") as db:
+            taken = db.execute(
+                "UPDATE games SET bot_owner=?, bot_lease_until=? WHERE id=? AND finished=? "
+                "AND (bot_owner IS NULL OR bot_owner=? OR bot_lease_until < ?)",
+                (owner, until, game_id, UNFINISHED, owner, time.time()),
+            )
+            return bool(taken.rowcount == 1)
+
+    def release_bot_lease(self, owner: str, game_id: str | None = None) -> None:
+        """Let go of one game's bots, or (no ``game_id``) of all held by ``owner``."""
+        with self._transaction("bot leases") as db:
+            if game_id is None:
+                db.execute(
+                    "UPDATE games SET bot_owner=NULL, bot_lease_until=0 WHERE bot_owner=?",
+                    (owner,),
+                )
+            else:
+                db.execute(
+                    "UPDATE games SET bot_owner=NULL, bot_lease_until=0 WHERE id=? AND bot_owner=?",
+                    (game_id, owner),
+                )
+
+    def renew_bot_leases(self, owner: str, until: float) -> None:
+        """``owner`` is alive: its leases last until ``until``."""
+        with self._transaction("bot leases") as db:
+            db.execute(
+                "UPDATE games SET bot_lease_until=? WHERE bot_owner=? AND finished=?",
+                (until, owner, UNFINISHED),
+            )
+
+    def orphaned_bot_games(self, limit: int = 50) -> list[str]:
+        """Unfinished games with a bot to move whose bots nobody plays: never leased, let go
+        of, or leased by a process that stopped renewing (it died)."""
+        rows = self._rows(
+            "SELECT id FROM games WHERE finished=? AND bot_turn=1 AND bot_lease_until < ? "
+            "ORDER BY updated LIMIT ?",
+            UNFINISHED,
+            time.time(),
+            limit,
+        )
+        return [r[0] for r in rows]
+
+
+def open_storage(db: str | Path) -> Storage:
+    """The storage ``--db`` names: a ``postgresql://`` URL or an SQLite file path; anything
+    else that looks like a URL is refused (it would otherwise become a folder named after it)."""
+    text = str(db)
+    if text.startswith(POSTGRES_SCHEMES):
+        try:
+            from .pgstorage import PostgresStorage
+        except ImportError as exc:
+            raise StorageError(
+                "a postgresql:// database needs the 'postgres' extra "
+                f"(pip install 'carcassonne-engine[postgres]'): {exc}"
+            ) from None
+        return PostgresStorage(text)
+    scheme, sep, _ = text.partition("://")
+    if sep:
+        raise StorageError(
+            f"unsupported database URL scheme {scheme!r}: give an SQLite file path or a "
+            "postgresql://user@host/dbname URL"
+        )
+    return SqliteStorage(db)
+
+
+class SqliteStorage(Storage):
+    """One SQLite file, for one server process; safe to call from any thread (calls are
+    serialised by a lock)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.name = str(path)
+        try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: a commit survives a crash or restart of the server process (what
+            # "every game continues after a restart" needs) without an fsync per move; only a
+            # power failure may lose the last moves.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._open()
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise StorageError(f"{path}: cannot open games database: {exc}") from exc
+        if version != str(SCHEMA_VERSION):
+            raise StorageError(f"{path}: database schema {version}, expected {SCHEMA_VERSION}")
+        self._lock = threading.Lock()
+
+    def _open(self) -> str:
+        """Create the tables or bring an older database up to date; returns its schema."""
+        db = self._db
+        has_games = db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='games'"
+        ).fetchone()
+        if not has_games:
+            db.executescript(_SQLITE_SCHEMA)
+        else:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+            )
+        while True:
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            version = str(row[0]) if row is not None else "none"
+            step = _SQLITE_MIGRATIONS.get(int(version)) if version.isdigit() else None
+            if step is None:
+                return version
+            db.executescript(step)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[Statements]:
+        with self._lock:
+            db = self._db
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+            except sqlite3.IntegrityError as exc:
+                raise StorageConflict(f"cannot store {what}: {exc}") from exc
+            except (sqlite3.Error, OSError) as exc:
+                raise StorageError(f"cannot store {what}: {exc}") from exc
+
+    def _rows(self, sql: str, *params: Any) -> list[Any]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except (sqlite3.Error, OSError) as exc:
+                raise StorageError(f"cannot read the games database: {exc}") from exc

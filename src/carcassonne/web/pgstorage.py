@@ -1,0 +1,213 @@
+"""PostgreSQL storage: the contract of :mod:`.storage` for several server processes at once.
+
+Needs the ``postgres`` extra (psycopg 3 and its pool).  The statements are those of
+:class:`~.storage.Storage`; only the placeholders differ (``?`` becomes ``%s``).  What several
+processes add:
+
+* one ply is written once: the primary key (game, ply) makes the second writer's transaction
+  fail, which the room answers as ``stale`` after reading the move that won;
+* every transaction that changes a game sends ``NOTIFY carcassonne_games`` with the game's id
+  and its number of stored actions (delivered on commit), and each process ``LISTEN``\\ s on one
+  connection of its own (:meth:`PostgresStorage.moves_elsewhere`) to push such moves to its
+  sockets;
+* schema changes are made under an advisory lock, so processes starting together do not race.
+
+The calls are synchronous on the event loop, like SQLite's: the room code relies on nothing
+else running between applying an action and committing it, and a statement on a nearby server
+is a fraction of a millisecond.  Waits are bounded (:data:`STATEMENT_TIMEOUT_MS`, the pool's
+checkout timeout) so that a database in trouble costs a failed move, never a stuck server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool
+
+from .storage import SCHEMA_VERSION, Statements, Storage, StorageConflict, StorageError
+
+log = logging.getLogger("carcassonne.web")
+
+#: any statement taking longer fails (it blocks the server's event loop meanwhile)
+STATEMENT_TIMEOUT_MS = 5000
+#: seconds to wait for a connection to the database, at start and from the pool
+CONNECT_TIMEOUT = 10
+#: connections each process keeps; the calls come from one event loop, one at a time, so a
+#: second one only bridges the moment a broken connection is replaced
+POOL_SIZE = 2
+#: seconds between two attempts to listen again after the listening connection broke
+RELISTEN_DELAY = 1.0
+#: pg_advisory_lock key serialising schema changes ("carc" in ASCII)
+SCHEMA_LOCK = 0x63617263
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created DOUBLE PRECISION NOT NULL,
+    options TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    hotseat_digest TEXT,
+    finished INTEGER NOT NULL DEFAULT 0,
+    updated DOUBLE PRECISION NOT NULL DEFAULT 0,
+    creator TEXT NOT NULL DEFAULT '',
+    expired TEXT,
+    bot_turn INTEGER NOT NULL DEFAULT 0,
+    bot_owner TEXT,
+    bot_lease_until DOUBLE PRECISION NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
+CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
+INSERT INTO meta VALUES ('schema', '3');
+"""
+
+#: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
+#: one PostgreSQL had; the next change of the schema adds its step here and to SQLite's)
+_MIGRATIONS: dict[int, str] = {}
+
+
+def _placeholders(sql: str) -> str:
+    """The contract's ``?`` placeholders as psycopg's ``%s`` (no statement contains either
+    character otherwise)."""
+    return sql.replace("?", "%s")
+
+
+def display_name(url: str) -> str:
+    """The database a URL names, as it may be shown and logged: without its password."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "postgresql://(unreadable URL)"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    host, port = str(parts.get("host") or ""), str(parts.get("port") or "")
+    dbname = parts.get("dbname") or ""
+    if host.startswith("/"):  # a Unix socket's folder
+        return f"postgresql://{user}/{dbname}?host={host}" + (f"&port={port}" if port else "")
+    return f"postgresql://{user}{host}{':' + port if port else ''}/{dbname}"
+
+
+class _Transaction:
+    """A transaction's statements, with the contract's placeholders."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._conn.execute(_placeholders(sql), params)
+
+    def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any:
+        with self._conn.cursor() as cursor:
+            cursor.executemany(_placeholders(sql), rows)
+            return cursor
+
+
+class PostgresStorage(Storage):
+    """A PostgreSQL database shared by any number of server processes."""
+
+    shared = True
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self.name = display_name(url)
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
+                self._bring_up_to_date(conn)
+        except psycopg.Error as exc:
+            raise StorageError(f"{self.name}: cannot open games database: {exc}") from None
+        self._pool = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=POOL_SIZE,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+            configure=_configure,
+            timeout=CONNECT_TIMEOUT,
+            open=False,
+            name="carcassonne",
+        )
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+        except psycopg.Error as exc:
+            self._pool.close()
+            raise StorageError(f"{self.name}: cannot open games database: {exc}") from None
+
+    def _bring_up_to_date(self, conn: psycopg.Connection[Any]) -> None:
+        """Create the tables or migrate them, one process at a time."""
+        conn.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            row = conn.execute("SELECT to_regclass('meta') IS NOT NULL").fetchone()
+            if not (row and row[0]):
+                with conn.transaction():
+                    conn.execute(_SCHEMA)
+            while True:
+                row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                version = str(row[0]) if row is not None else "none"
+                step = _MIGRATIONS.get(int(version)) if version.isdigit() else None
+                if step is None:
+                    break
+                with conn.transaction():
+                    conn.execute(step)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
+        if version != str(SCHEMA_VERSION):
+            raise StorageError(f"{self.name}: database schema {version}, expected {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextlib.contextmanager
+    def _transaction(self, what: str) -> Iterator[Statements]:
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                yield _Transaction(conn)
+        except psycopg.errors.IntegrityError as exc:
+            raise StorageConflict(f"cannot store {what}: {exc}") from exc
+        except psycopg.Error as exc:
+            raise StorageError(f"cannot store {what}: {exc}") from exc
+
+    def _rows(self, sql: str, *params: Any) -> list[Any]:
+        try:
+            with self._pool.connection() as conn:
+                return conn.execute(_placeholders(sql), params).fetchall()
+        except psycopg.Error as exc:
+            raise StorageError(f"cannot read the games database: {exc}") from exc
+
+    def _announce(self, db: Statements, game_id: str, news: str) -> None:
+        db.execute("SELECT pg_notify('carcassonne_games', ?)", (f"{game_id} {news}",))
+
+    async def moves_elsewhere(self) -> AsyncIterator[tuple[str, str] | None]:
+        """Listens on a connection of its own; after (re)connecting yields None first, as news
+        sent while nobody listened is lost."""
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                )
+                async with conn:
+                    await conn.execute("LISTEN carcassonne_games")
+                    yield None
+                    async for note in conn.notifies():
+                        game_id, _, news = note.payload.partition(" ")
+                        yield game_id, news
+            except psycopg.Error as exc:
+                log.warning("listening for moves made elsewhere failed (%s); again soon", exc)
+            await asyncio.sleep(RELISTEN_DELAY)
+
+
+def _configure(conn: psycopg.Connection[Any]) -> None:
+    conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(STATEMENT_TIMEOUT_MS),))
