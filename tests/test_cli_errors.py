@@ -251,6 +251,57 @@ def test_serve_on_a_folder_as_database(tmp_path: Path, capsys: pytest.CaptureFix
     assert one_line(err).startswith(f"carcassonne serve: error: {tmp_path}: cannot open games")
 
 
+def test_serve_refuses_an_unknown_database_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 11: such a URL was taken as an SQLite path (a folder named 'mysql:' appeared)."""
+    monkeypatch.chdir(tmp_path)
+    status, err = run(capsys, "serve", "--db", "mysql://user@host/games")
+    assert status == 1
+    assert one_line(err) == (
+        "carcassonne serve: error: unsupported database URL scheme 'mysql': give an SQLite file "
+        "path or a postgresql://user@host/dbname URL"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_reads_the_database_from_the_environment(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARCASSONNE_DB", "sqlite3://games")
+    status, err = run(capsys, "serve")
+    assert status == 1
+    assert "unsupported database URL scheme 'sqlite3'" in one_line(err)
+
+
+def test_serve_on_an_unreachable_postgresql_names_it_without_its_password(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    status, err = run(capsys, "serve", "--db", f"postgresql://ana:s3cret@127.0.0.1:{port}/games")
+    assert status == 1
+    line = one_line(err)
+    assert line.startswith(
+        f"carcassonne serve: error: postgresql://ana@127.0.0.1:{port}/games: cannot open games "
+        "database: connection"
+    )
+    assert "refused" in line and "s3cret" not in line
+
+
+def test_serve_on_a_file_that_is_no_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("shopping: bread, milk\n" * 100)
+    status, err = run(capsys, "serve", "--db", str(junk))
+    assert status == 1
+    assert one_line(err) == (
+        f"carcassonne serve: error: {junk}: cannot open games database: file is not a database"
+    )
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

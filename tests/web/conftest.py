@@ -34,14 +34,26 @@ def pg_games(pg_cluster: Cluster) -> str:
 
 
 @pytest.fixture
-def pg_url(pg_games: str) -> str:
-    """The URL of an empty games database (its tables may exist already)."""
+def pg_url(pg_games: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The URL of an empty games database; the storages the test opens on it are closed after
+    it (apps do not close theirs, and their pools would keep the cluster's connections)."""
     import psycopg
 
+    from carcassonne.web.pgstorage import PostgresStorage
+
     with psycopg.connect(pg_games, autocommit=True) as conn:
-        if conn.execute("SELECT to_regclass('games')").fetchone() != (None,):
-            conn.execute("TRUNCATE actions, games")
-    return pg_games
+        conn.execute("DROP TABLE IF EXISTS actions, games, meta")
+    opened: list[PostgresStorage] = []
+    real_init = PostgresStorage.__init__
+
+    def tracked_init(self: PostgresStorage, url: str) -> None:
+        real_init(self, url)
+        opened.append(self)
+
+    monkeypatch.setattr(PostgresStorage, "__init__", tracked_init)
+    yield pg_games
+    for storage in opened:
+        storage.close()
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

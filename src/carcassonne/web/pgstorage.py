@@ -129,7 +129,7 @@ class PostgresStorage(Storage):
             with psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
                 self._bring_up_to_date(conn)
         except psycopg.Error as exc:
-            raise StorageError(f"{self.name}: cannot open games database: {exc}") from None
+            raise StorageError(f"{self.name}: cannot open games database: {_reason(exc)}") from None
         self._pool = ConnectionPool(
             url,
             min_size=1,
@@ -144,7 +144,7 @@ class PostgresStorage(Storage):
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
         except psycopg.Error as exc:
             self._pool.close()
-            raise StorageError(f"{self.name}: cannot open games database: {exc}") from None
+            raise StorageError(f"{self.name}: cannot open games database: {_reason(exc)}") from None
 
     def _bring_up_to_date(self, conn: psycopg.Connection[Any]) -> None:
         """Create the tables or migrate them, one process at a time."""
@@ -176,16 +176,16 @@ class PostgresStorage(Storage):
             with self._pool.connection() as conn, conn.transaction():
                 yield _Transaction(conn)
         except psycopg.errors.IntegrityError as exc:
-            raise StorageConflict(f"cannot store {what}: {exc}") from exc
+            raise StorageConflict(f"cannot store {what}: {_reason(exc)}") from exc
         except psycopg.Error as exc:
-            raise StorageError(f"cannot store {what}: {exc}") from exc
+            raise StorageError(f"cannot store {what}: {_reason(exc)}") from exc
 
     def _rows(self, sql: str, *params: Any) -> list[Any]:
         try:
             with self._pool.connection() as conn:
                 return conn.execute(_placeholders(sql), params).fetchall()
         except psycopg.Error as exc:
-            raise StorageError(f"cannot read the games database: {exc}") from exc
+            raise StorageError(f"cannot read the games database: {_reason(exc)}") from exc
 
     def _announce(self, db: Statements, game_id: str, news: str) -> None:
         db.execute("SELECT pg_notify('carcassonne_games', ?)", (f"{game_id} {news}",))
@@ -207,6 +207,11 @@ class PostgresStorage(Storage):
             except psycopg.Error as exc:
                 log.warning("listening for moves made elsewhere failed (%s); again soon", exc)
             await asyncio.sleep(RELISTEN_DELAY)
+
+
+def _reason(exc: psycopg.Error) -> str:
+    """libpq's message on one line (it may add hints on lines of their own)."""
+    return " ".join(str(exc).split())
 
 
 def _configure(conn: psycopg.Connection[Any]) -> None:

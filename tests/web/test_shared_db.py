@@ -1,0 +1,179 @@
+"""Several servers on one database (issue 11), within one process: each ply is stored once and
+the server that comes second answers ``stale`` and shows the move that won; news of a move
+reaches the other server's sockets; bot leases; schema versions and migrations.
+
+The same contract holds on SQLite and PostgreSQL, so most tests run on both (``games_db``);
+what only PostgreSQL does (news between processes) runs on it alone.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import TestClient, auth, hello
+
+from carcassonne.formats.actions import action_from_json, action_to_json
+from carcassonne.web import create_app
+from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
+from carcassonne.web.rooms import GameServer, Principal
+from carcassonne.web.storage import SCHEMA_VERSION, StorageError, open_storage
+
+HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
+CITY_STACK = ["base/E", "base/U", "base/V"]
+CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
+SEAT0 = Principal(frozenset({0}))
+
+
+def two_servers(games_db: str) -> tuple[GameServer, GameServer]:
+    return (
+        GameServer(open_storage(games_db), bot_delay=0),
+        GameServer(open_storage(games_db), bot_delay=0),
+    )
+
+
+def test_a_ply_is_stored_once_and_the_second_server_answers_stale(games_db: str) -> None:
+    first, second = two_servers(games_db)
+    room, _ = first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
+    other = second.get(room.id)
+    assert other is not None and other.game.history == []
+    # the same tile placed elsewhere: legal too, and not the move that will be stored
+    beside = next(a for a in other.game.legal_actions() if action_to_json(a) != CLOSE_CITY)
+    room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0)
+    # the second server has not heard of that move: the database refuses its ply 0
+    with pytest.raises(ProtocolError) as refused:
+        other.submit(SEAT0, [beside], 0)
+    assert refused.value.code == "stale"
+    assert refused.value.args[0] == "the game has moved on: another move was stored first"
+    # ... and it now shows the move that won, not its own
+    assert [a for _, a in other.stored.actions] == [CLOSE_CITY]
+    assert other.game.view(0) == room.game.view(0)
+    stored = first.storage.load_game(room.id)
+    assert stored is not None and [a for _, a in stored.actions] == [CLOSE_CITY]
+
+
+def test_a_client_ahead_of_its_server_is_not_told_stale(games_db: str) -> None:
+    """A player who heard of a move through another server and answers it at once: this server
+    reads the move first instead of refusing the answer."""
+    first, second = two_servers(games_db)
+    room, _ = first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
+    other = second.get(room.id)
+    assert other is not None
+    room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0)
+    figure = room.game.legal_actions()[-1]  # the figure phase: pass
+    other.submit(SEAT0, [figure], 1)
+    assert len(first.storage.load_game(room.id).actions) == 2  # type: ignore[union-attr]
+
+
+def test_bot_leases(games_db: str) -> None:
+    storage = open_storage(games_db)
+    bots = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    storage.create_game("g1", {}, bots, None, bot_turn=True)
+    storage.create_game("g2", {}, HUMANS, None, bot_turn=False)
+    assert storage.orphaned_bot_games() == ["g1"]  # a bot to move, nobody playing it
+    soon = time.time() + 60
+    assert storage.take_bot_lease("g1", "A", soon)
+    assert not storage.take_bot_lease("g1", "B", soon)  # A is alive
+    assert storage.take_bot_lease("g1", "A", soon)  # renewing
+    assert storage.orphaned_bot_games() == []
+    assert storage.take_bot_lease("g1", "A", time.time() - 1)  # A stops renewing ...
+    assert storage.orphaned_bot_games() == ["g1"]
+    assert storage.take_bot_lease("g1", "B", soon)  # ... and B takes over
+    assert not storage.take_bot_lease("g1", "A", soon)
+    storage.renew_bot_leases("A", soon)  # A renews nothing it does not hold
+    assert storage.orphaned_bot_games() == []
+    storage.release_bot_lease("B")
+    assert storage.take_bot_lease("g1", "A", soon)
+    storage.append_actions("g1", 0, [(0, {"type": "pass"})], over=False, bot_turn=False)
+    storage.release_bot_lease("A", "g1")
+    assert storage.orphaned_bot_games() == []  # a human's turn: nothing to take over
+
+
+def test_news_of_a_move_reaches_the_other_servers_sockets(pg_url: str) -> None:
+    """PostgreSQL only: LISTEN/NOTIFY between the servers; each seat sees its own view."""
+    with (
+        TestClient(create_app(pg_url, bot_delay=0)) as one,
+        TestClient(create_app(pg_url, bot_delay=0)) as two,
+    ):
+        created = one.post(
+            "/api/games", json={"seats": HUMANS, "options": {"stack": CITY_STACK}}
+        ).json()
+        game_id = created["id"]
+        token0, token1 = (s["token"] for s in created["seats"])
+        with two.websocket_connect(f"/ws/{game_id}") as ws:
+            assert hello(ws, token1)["ply"] == 0
+            moved = one.post(
+                f"/api/games/{game_id}/actions",
+                headers=auth(token0),
+                json={"actions": [CLOSE_CITY, {"type": "pass"}], "ply": 0},
+            )
+            assert moved.status_code == 200
+            state = ws.receive_json()
+            assert state["type"] == "state" and state["ply"] == 2
+            assert state["perspective"] == 1 and state["view"]["seat"] == 1
+            assert state["view"]["to_move"] == 1 and "legal_actions" in state["view"]
+            # and the other way: seat 1 moves through the second server
+            reply = state["view"]["legal_actions"][0]
+            ws.send_json({"type": "act", "actions": [reply], "ply": 2})
+            assert ws.receive_json()["ply"] == 3
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            state = one.get(f"/api/games/{game_id}/state", headers=auth(token0)).json()
+            if state["ply"] == 3:
+                break
+            time.sleep(0.02)
+        assert state["ply"] == 3
+
+
+# ------------------------------------------------------------------------------ schema
+
+
+V2_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE games (
+    id TEXT PRIMARY KEY, created REAL NOT NULL, options TEXT NOT NULL, seats TEXT NOT NULL,
+    hotseat_digest TEXT, finished INTEGER NOT NULL DEFAULT 0, updated REAL NOT NULL DEFAULT 0,
+    creator TEXT NOT NULL DEFAULT '', expired TEXT
+);
+CREATE TABLE actions (
+    game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL, seat INTEGER NOT NULL,
+    action TEXT NOT NULL, PRIMARY KEY (game_id, ply)
+);
+INSERT INTO meta VALUES ('schema', '2');
+INSERT INTO games (id, created, options, seats, updated) VALUES
+    ('old', 1.0, '{"players": 2, "seed": 5, "stack": ["base/E"]}',
+     '[{"kind": "human", "name": "Ana", "bot": null, "digest": null},
+       {"kind": "bot", "name": "Bot", "bot": "random", "digest": null}]', 1.0);
+INSERT INTO actions VALUES
+    ('old', 0, 0, '{"type": "place-tile", "x": 0, "y": -1, "rotation": 180}');
+"""
+
+
+def test_an_sqlite_database_of_schema_2_is_migrated(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with sqlite3.connect(db) as old:
+        old.executescript(V2_SCHEMA)
+    storage = open_storage(db)
+    stored = storage.load_game("old")
+    assert stored is not None and [a for _, a in stored.actions] == [CLOSE_CITY]
+    assert storage._rows("SELECT value FROM meta WHERE key='schema'") == [(str(SCHEMA_VERSION),)]
+    assert storage.take_bot_lease("old", "A", time.time() + 60)  # the new columns are there
+
+
+def test_a_database_of_a_newer_schema_is_refused(games_db: str) -> None:
+    storage = open_storage(games_db)
+    storage.create_game("g", {}, HUMANS, None)
+    with storage._transaction("a newer schema") as db:
+        db.execute("UPDATE meta SET value='4' WHERE key='schema'")
+    storage.close()
+    with pytest.raises(StorageError, match="database schema 4, expected 3"):
+        open_storage(games_db)
+
+
+def test_opening_twice_keeps_the_games(games_db: str) -> None:
+    open_storage(games_db).create_game("g", {"players": 2}, HUMANS, None)
+    again: Any = open_storage(games_db).load_game("g")
+    assert again.options == {"players": 2} and again.actions == []
