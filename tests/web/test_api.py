@@ -14,7 +14,7 @@ from web_helpers import TestClient, auth, expand_frames, hello
 
 from carcassonne.formats.record import read_record, replay_record
 from carcassonne.web import create_app
-from carcassonne.web.storage import open_storage
+from carcassonne.web.database import open_storage
 
 HUMAN = {"kind": "human", "name": "Ana"}
 BOT = {"kind": "bot", "bot": "random"}

@@ -18,10 +18,11 @@ from web_helpers import TestClient, auth, finished_game
 
 from carcassonne.formats.actions import action_from_json
 from carcassonne.web import create_app
+from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
 from carcassonne.web.rooms import IDLE_ROOM_SECONDS, MAX_IDLE_ROOMS, GameServer, Principal
-from carcassonne.web.storage import Storage, open_storage
+from carcassonne.web.storage import Storage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 #: one tile: placing it and passing ends the game

@@ -18,9 +18,10 @@ from web_helpers import TestClient, auth, hello
 
 from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.web import create_app
+from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.rooms import GameServer, Principal
-from carcassonne.web.storage import SCHEMA_VERSION, StorageError, open_storage
+from carcassonne.web.storage import SCHEMA_VERSION, StorageError
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CITY_STACK = ["base/E", "base/U", "base/V"]

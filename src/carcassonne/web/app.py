@@ -41,6 +41,7 @@ from .. import __version__
 from ..bots import BOT_NAMES, bot_parameters
 from ..formats.actions import action_to_json
 from . import replay
+from .database import open_storage
 from .protocol import (
     MAX_MESSAGE_BYTES,
     WEB_THINK_CHOICES,
@@ -62,7 +63,7 @@ from .rooms import (
     Room,
     encode,
 )
-from .storage import Storage, default_db_path, open_storage
+from .storage import Storage, default_db_path
 from .tilegeom import tile_geometry_bytes
 
 log = logging.getLogger("carcassonne.web")

@@ -10,7 +10,7 @@ second gets :class:`StorageConflict` and tells its player the game has moved on.
 Two backends keep the same contract: an SQLite file (:class:`SqliteStorage`, the embedded default
 for one server process) and PostgreSQL (:class:`~.pgstorage.PostgresStorage`, for several
 processes on one or many machines).  Both speak the SQL below, written with ``?`` placeholders;
-:func:`open_storage` picks one from ``--db``.
+:func:`.database.open_storage` picks one from ``--db``.
 
 Seat tokens are stored as SHA-256 digests: the links are handed out once, at creation, and a
 leaked database does not let anyone act for a seat.  Likewise a game's creator is kept only as a
@@ -40,9 +40,6 @@ from typing import Any, Protocol
 SCHEMA_VERSION = 3
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
-
-#: the schemes of database URLs ``--db`` accepts (anything else with ``://`` is refused)
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 _SQLITE_SCHEMA = """
 BEGIN;
@@ -402,28 +399,6 @@ class Storage:
             limit,
         )
         return [r[0] for r in rows]
-
-
-def open_storage(db: str | Path) -> Storage:
-    """The storage ``--db`` names: a ``postgresql://`` URL or an SQLite file path; anything
-    else that looks like a URL is refused (it would otherwise become a folder named after it)."""
-    text = str(db)
-    if text.startswith(POSTGRES_SCHEMES):
-        try:
-            from .pgstorage import PostgresStorage
-        except ImportError as exc:
-            raise StorageError(
-                "a postgresql:// database needs the 'postgres' extra "
-                f"(pip install 'carcassonne-engine[postgres]'): {exc}"
-            ) from None
-        return PostgresStorage(text)
-    scheme, sep, _ = text.partition("://")
-    if sep:
-        raise StorageError(
-            f"unsupported database URL scheme {scheme!r}: give an SQLite file path or a "
-            "postgresql://user@host/dbname URL"
-        )
-    return SqliteStorage(db)
 
 
 class SqliteStorage(Storage):
