@@ -189,6 +189,53 @@ def test_observation_values_in_a_built_situation() -> None:
     assert not mine["action_mask"].any()
 
 
+def test_bets_in_the_observation_show_own_chips_and_only_counts_of_others() -> None:
+    # bookmaker tile 07 (road W, office) east of the start tile; seat 0 bets 4, seat 1 bets 2/6
+    e = raw_env(bets=True, stack=("bets/07", "base/E", "base/U"), seed=1)
+    e.reset()
+    e.step(e.action_to_index(PlaceTile(1, 0, 0)))
+    e.step(e.action_to_index(PASS))
+    assert e.game.phase == "bet" and e.agent_selection == "player_0"
+    e.step(e.action_to_index(PlaceBet("4")))
+    e.step(e.action_to_index(PlaceBet("2/6")))
+    assert e.game.phase == "tile" and e.agent_selection == "player_1"
+    seat0, seat1 = (e.observe(agent)["observation"] for agent in e.possible_agents)
+    row, column = 15, 16  # (1, 0)
+    for obs in (seat0, seat1):
+        assert obs["board"][CHANNEL["office"], row, column] == 1
+        assert obs["board"][CHANNEL["bet_chips"], row, column] == 2
+        assert vector_field(obs["vector"], "bet_chips_in_supply", 0) == 5
+        assert vector_field(obs["vector"], "bet_chips_in_supply", 1) == 5
+        assert vector_field(obs["vector"], "phase_tile") == 1
+    assert seat0["board"][CHANNEL["own_bet"], row, column] == 1 + 3  # chip "4"
+    assert seat1["board"][CHANNEL["own_bet"], row, column] == 1 + 0  # chip "2/6"
+    assert vector_field(seat0["vector"], "own_chip_4") == 0
+    assert vector_field(seat0["vector"], "own_chip_2/6") == 1
+    assert vector_field(seat1["vector"], "own_chip_2/6") == 0
+    assert vector_field(seat1["vector"], "own_chip_4") == 1
+    assert vector_field(seat1["vector"], "to_move") == 1
+
+
+def test_map_planes_show_towns_grapes_and_face_down_chips_without_values() -> None:
+    e = raw_env(map="france", map_chips=True, seed=3)
+    e.reset()
+    game = e.game
+    chips = game.expansion("map-chips")
+    board = e.observe("player_0")["observation"]["board"]
+    squares = game.geometry.squares
+    assert board[CHANNEL["playable"]].sum() == len(squares)
+    assert board[CHANNEL["town"]].sum() == len(game.map.towns)
+    for pos, town in game.map.towns.items():
+        x, y = pos % 1024 - 512, pos // 1024 - 512
+        assert board[CHANNEL["grape"], y, x] == (
+            0 if town.grape is None else 1 + ("purple", "light-blue", "orange").index(town.grape)
+        )
+    face_down = {(pos % 1024 - 512, pos // 1024 - 512) for pos in chips.face_down}
+    assert {(int(x), int(y)) for y, x in np.argwhere(board[CHANNEL["map_chip"]])} == face_down
+    assert len(face_down) == 30  # D10: 3 colours × (6 + 4) chips
+    assert board[CHANNEL["tile"]].sum() == 2 + len(game.geometry.printed)  # two start tiles
+
+
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_incremental_observations_equal_rebuilt_ones(options: dict[str, Any]) -> None:
     e = raw_env(**options)
