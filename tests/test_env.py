@@ -290,16 +290,24 @@ def test_observation_is_the_same_when_only_hidden_state_differs() -> None:
 # ------------------------------------------------------------------- rewards, ends, errors
 
 
-def test_win_rewards_pay_only_at_the_end() -> None:
-    e = raw_env(reward="win")
-    e.reset(seed=4)
-    rng = random.Random(4)
+def play_out(e: raw_env, seed: int) -> tuple[dict[str, float], list[dict[str, float]]]:
+    """A random game to its end: every agent's rewards summed, and the rewards of each step."""
+    e.reset(seed=seed)
+    rng = random.Random(seed)
     totals = dict.fromkeys(e.possible_agents, 0.0)
+    steps = []
     while not e.terminations[e.agent_selection]:
         random_steps(e, rng, 1)
+        steps.append(dict(e.rewards))
         for agent, reward in e.rewards.items():
-            assert reward == 0.0 or e.game.is_over
             totals[agent] += reward
+    return totals, steps
+
+
+def test_win_rewards_pay_only_at_the_end() -> None:
+    e = raw_env(reward="win")
+    totals, steps = play_out(e, 4)
+    assert all(reward == 0.0 for step in steps[:-1] for reward in step.values())
     winners = e.game.winners()
     expected = {
         agent: (1.0 if len(winners) == 1 else 0.0) if seat in winners else -1.0
@@ -310,13 +318,7 @@ def test_win_rewards_pay_only_at_the_end() -> None:
 
 def test_score_rewards_add_up_to_the_final_scores() -> None:
     e = raw_env(abbot=True, players=3)
-    e.reset(seed=8)
-    rng = random.Random(8)
-    totals = dict.fromkeys(e.possible_agents, 0.0)
-    while not e.terminations[e.agent_selection]:
-        random_steps(e, rng, 1)
-        for agent, reward in e.rewards.items():
-            totals[agent] += reward
+    totals, _ = play_out(e, 8)
     assert list(totals.values()) == [float(s) for s in e.game.scores]
     assert e.infos["player_0"]["scores"] == e.game.scores
 
