@@ -395,3 +395,26 @@ def test_the_training_example_runs_on_a_tiny_budget() -> None:
     result = example.main(["--games", "4", "--eval-games", "2"])
     assert set(result) == {"before", "after"}
     assert all(rate in (0.0, 0.5, 1.0) for rate in result.values())
+
+
+@pytest.mark.parametrize("options", OPTION_SETS)
+def test_parallel_games_follow_every_agents_mask_to_the_end(options: dict[str, Any]) -> None:
+    # With illegal actions refused, a game played from the masks alone shows that each agent's
+    # mask, taken before a parallel step, holds for the whole step.
+    p = parallel_env(**options)
+    observations, _ = p.reset(seed=6)
+    game = p.unwrapped.game
+    steps = 0
+    while p.agents:
+        movers = [
+            a
+            for a in p.agents
+            if observations[a]["action_mask"].sum() > 0
+            and not (observations[a]["action_mask"][p.unwrapped.layout.wait_index])
+        ]
+        assert len(movers) == 1
+        actions = {a: p.action_space(a).sample(observations[a]["action_mask"]) for a in p.agents}
+        observations, *_ = p.step(actions)
+        steps += 1
+    assert game.is_over
+    assert steps == len(game.history)  # one decision per parallel step

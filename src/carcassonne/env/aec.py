@@ -3,8 +3,9 @@
 In the default ``turn_order="game"`` the agent selected is always the seat whose decision it is
 (``game.to_move``), so a turn is a tile step, a figure step, then any expansion decisions (bets of
 every seat, settle choices, a wine sale).  ``turn_order="cycle"`` selects the agents in a fixed
-cycle instead, the ones without a decision taking the ``WAIT`` action: the form PettingZoo's
-parallel API and ``max_cycles`` need (:func:`parallel_env`).
+cycle instead: in each cycle the seat to move at its start makes one decision and the others take
+the ``WAIT`` action: the form PettingZoo's parallel API and ``max_cycles`` need
+(:func:`parallel_env`).
 
 Rewards are score deltas, every seat's after every step (an opponent's completed city pays you
 too when you have a knight in it); with ``reward="win"`` only the end pays: +1 for a sole
@@ -132,6 +133,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._scores = [0] * self.game.players
         self._steps = 0
         self._cursor = 0
+        self._cycle_mover = 0
         self._next_decision()
 
     def _next_decision(self) -> None:
@@ -145,29 +147,42 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 legal[index] = action
         self._legal = legal
         self._legal_indices = np.fromiter(legal, np.intp, len(legal))
-        mover = self.possible_agents[game.to_move]
+        # Over, or every placement of the drawn tile lies outside the window: then the game
+        # cannot go on inside the action space (rare, docs/env.md) and the episode is cut.
+        finished = game.is_over or not legal
         if self.turn_order == "cycle":
-            self.agent_selection = self.possible_agents[self._cursor % game.players]
+            # One decision per cycle, that of the seat to move when the cycle starts, and the
+            # episode ends only between cycles: every agent's mask, taken before a cycle,
+            # holds for the whole cycle (what the parallel API needs).
+            position = self._cursor % game.players
+            if position == 0:
+                if finished:
+                    self._end()
+                    return
+                self._cycle_mover = game.to_move
+            self.agent_selection = self.possible_agents[position]
+        elif finished:
+            self._end()
+            return
         else:
-            self.agent_selection = mover
+            self.agent_selection = self.possible_agents[game.to_move]
         for agent in self.agents:
             self.infos[agent] = {}
-        if not legal:
-            # Every placement of the drawn tile lies outside the window: the game cannot go on
-            # inside the action space.  Rare (docs/env.md); the episode is cut, not falsified.
-            self._end(truncated=True, reason="the board outgrew the window")
-            return
-        if self.agent_selection == mover:
-            self.infos[mover] = {"legal_actions": list(legal.values())}
-        else:
-            self.infos[self.agent_selection] = {"legal_actions": [WAIT]}
+        actions = self._legal_now(self.agent_selection)
+        self.infos[self.agent_selection] = {"legal_actions": list(actions.values())}
 
     def _legal_now(self, agent: str) -> dict[int, Any]:
-        if agent != self.agent_selection or self.terminations[agent] or self.truncations[agent]:
+        """What ``agent`` may do now: index -> engine action (empty when it has no move)."""
+        if self.terminations.get(agent, True) or self.truncations.get(agent, True):
             return {}
-        if self.possible_agents[self.game.to_move] != agent:
-            return {self.layout.wait_index: WAIT}
-        return self._legal
+        if self.turn_order == "game":
+            return self._legal if agent == self.agent_selection else {}
+        seat = self._seat[agent]
+        if seat < self._cursor % self.game.players:
+            return {}  # it has acted in this cycle
+        if seat == self._cycle_mover:
+            return self._legal
+        return {self.layout.wait_index: WAIT}
 
     def observe(self, agent: str) -> dict[str, Any]:
         mask = np.zeros(self.layout.size, np.int8)
@@ -216,16 +231,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.observer.sync_figures()
         self._steps += 1
         self._cursor += 1
-        self._pay()
-        if game.is_over:
-            self._end(truncated=False, reason=None)
-        elif self.max_cycles is not None and self._steps >= self.max_cycles * game.players:
-            self._end(truncated=True, reason="max_cycles")
+        self._pay(action is not WAIT and game.is_over)
+        if self.max_cycles is not None and self._steps >= self.max_cycles * game.players:
+            self._end(reason="max_cycles")
         else:
             self._next_decision()
         self._accumulate_rewards()
 
-    def _pay(self) -> None:
+    def _pay(self, just_ended: bool) -> None:
         scores = self.game.scores
         if self.reward_mode == "score":
             for seat, agent in enumerate(self.possible_agents):
@@ -235,7 +248,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         for agent in self.agents:
             self.rewards[agent] = 0.0
-        if self.game.is_over:
+        if just_ended:
             winners = self.game.winners()
             for seat, agent in enumerate(self.possible_agents):
                 if seat in winners:
@@ -243,8 +256,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 else:
                     self.rewards[agent] = -1.0
 
-    def _end(self, truncated: bool, reason: str | None) -> None:
+    def _end(self, reason: str | None = None) -> None:
+        """Terminate every agent when the game is over, else truncate (``reason`` or the window)."""
         game = self.game
+        truncated = not game.is_over
+        if not truncated:
+            reason = None
+        elif reason is None:
+            reason = "the board outgrew the window"
         for agent in self.agents:
             if truncated:
                 self.truncations[agent] = True
@@ -293,6 +312,9 @@ def env(**kwargs: Any) -> AECEnv:
 def parallel_env(**kwargs: Any) -> Any:
     """The parallel form: every agent acts each step, all but the one to move with ``WAIT``.
 
-    It runs :class:`raw_env` with ``turn_order="cycle"``; each parallel step is one cycle.
+    It runs :class:`raw_env` with ``turn_order="cycle"``; each parallel step is one cycle, in
+    which the seat to move at its start makes one decision.
     """
-    return aec_to_parallel(raw_env(**{**kwargs, "turn_order": "cycle"}))
+    if kwargs.setdefault("turn_order", "cycle") != "cycle":
+        raise ValueError("the parallel environment plays in turn_order='cycle'")
+    return aec_to_parallel(raw_env(**kwargs))
