@@ -13,11 +13,12 @@ numbers) is added when a seat's observation is taken.  ``docs/env.md`` lists eve
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from ..board import DELTAS, decode
+from ..board import DELTAS, OFFSET, STRIDE, decode, encode
 from ..expansions.bets import CHIPS
 from ..game import MEEPLE, Game, PlacedTile
 from ..maps import GRAPES
@@ -104,6 +105,8 @@ def tile_catalogue() -> tuple[str, ...]:
 _CATALOGUE = tile_catalogue()
 _TILE_INDEX = {tile_id: i for i, tile_id in enumerate(_CATALOGUE)}
 _SQUARE_VALUES: dict[int, np.ndarray] = {}  # id(orientation) -> channels tile…coats_of_arms
+# (map name or None, window) -> (the map, its planes playable, town, grape)
+_MAP_PLANES: dict[tuple[str | None, Window], tuple[Any, np.ndarray]] = {}
 
 
 def _square_values(orientation: Orientation) -> np.ndarray:
@@ -139,6 +142,7 @@ class Observer:
         #: (row, column, seat) of every figure on the board inside the window
         self._figure_cells: list[tuple[int, int, int]] = []
         self._last: tuple[int, int] | None = None
+        self._printed = {encode(p.x, p.y) for p in game.geometry.printed}
         self.rebuild()
 
     # ------------------------------------------------------------------------------ updates
@@ -151,28 +155,53 @@ class Observer:
         """Write every plane from the game as it stands (used at reset, and by the tests)."""
         game, planes = self.game, self.planes
         planes.fill(0)
-        if game.geometry.squares is None:
-            planes[PLAYABLE] = 1
-        else:
-            for pos in game.geometry.squares:
-                self._set(PLAYABLE, pos, 1)
-        if game.map is not None:
-            for pos, town in game.map.towns.items():
-                self._set(TOWN, pos, 1)
-                if town.grape is not None:
-                    self._set(GRAPE, pos, 1 + _GRAPE_INDEX[town.grape])
+        planes[PLAYABLE : GRAPE + 1] = self._map_planes()
         if self._chips is not None:
             # where face-down chips lie is public; which chip lies there is not read
-            for pos in self._chips.face_down:
-                self._set(MAP_CHIP, pos, 1)
+            self._write(MAP_CHIP, self._chips.face_down)
         for placed in game.board.values():
             self._put_tile(placed)
-        self._write_open(game.frontier)
+        self._write(OPEN, game.frontier)
         self._last = None
         if game.last_placed is not None:
             self._mark_last(game.last_placed)
         self._figures = {}
         self.sync_figures()
+
+    def _map_planes(self) -> np.ndarray:
+        """The planes that never change in a game: playable squares, towns and their grapes
+        (made once per map and window: a map game would otherwise spend its reset on them)."""
+        game = self.game
+        key = (game.map.name if game.map is not None else None, self.window)
+        cached = _MAP_PLANES.get(key)
+        if cached is not None and cached[0] is game.map:
+            return cached[1]
+        saved = self.planes[PLAYABLE : GRAPE + 1].copy()
+        if game.geometry.squares is None:
+            self.planes[PLAYABLE] = 1
+        else:
+            self._write(PLAYABLE, game.geometry.squares)
+        if game.map is not None:
+            towns = game.map.towns
+            self._write(TOWN, towns)
+            grapes = {pos: town.grape for pos, town in towns.items() if town.grape is not None}
+            self._write(GRAPE, grapes, [1 + _GRAPE_INDEX[grape] for grape in grapes.values()])
+        planes = self.planes[PLAYABLE : GRAPE + 1].copy()
+        self.planes[PLAYABLE : GRAPE + 1] = saved
+        _MAP_PLANES[key] = (game.map, planes)
+        return planes
+
+    def _write(self, channel: int, squares: Iterable[int], values: Any = 1) -> None:
+        """Set ``channel`` on every square of ``squares`` inside the window to ``values`` (one
+        value, or one per square)."""
+        positions = np.fromiter(squares, np.int64)
+        window = self.window
+        rows = positions // STRIDE - OFFSET - window.y0
+        columns = positions % STRIDE - OFFSET - window.x0
+        inside = (rows >= 0) & (rows < window.height) & (columns >= 0) & (columns < window.width)
+        if not isinstance(values, int):
+            values = np.asarray(values, np.uint8)[inside]
+        self.planes[channel, rows[inside], columns[inside]] = values
 
     def _set(self, channel: int, pos: int, value: int) -> None:
         cell = self._cell(pos)
@@ -186,10 +215,6 @@ class Observer:
             self.planes[OPEN, cell[0], cell[1]] = 0
             self.planes[MAP_CHIP, cell[0], cell[1]] = 0
 
-    def _write_open(self, squares: Any) -> None:
-        for pos in squares:
-            self._set(OPEN, pos, 1)
-
     def _mark_last(self, placed: PlacedTile) -> None:
         if self._last is not None:
             self.planes[LAST, self._last[0], self._last[1]] = 0
@@ -201,10 +226,10 @@ class Observer:
         """A tile was placed: its square, the open squares around it, the last-placed mark."""
         self._put_tile(placed)
         frontier = self.game.frontier
-        if self.game.geometry.printed:
+        if self._printed and any(placed.pos + d in self._printed for d in DELTAS):
             # reaching a large city opens the squares around it, not only around this tile
             self.planes[OPEN] = 0
-            self._write_open(frontier)
+            self._write(OPEN, frontier)
         else:
             for d in DELTAS:
                 if placed.pos + d in frontier:
