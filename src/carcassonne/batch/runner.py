@@ -140,9 +140,16 @@ def run_tasks(
         for task in tasks:
             yield play_game(task)
     else:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(jobs, initializer=_leave_interrupts) as pool:
+        pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts)
+        try:
             yield from pool.imap_unordered(play_game, tasks, chunksize=batch_size(count, jobs))
+        except BaseException:  # an interrupt, an error, or the caller stopped reading
+            pool.terminate()
+            raise
+        else:  # let the workers end by themselves rather than be killed
+            pool.close()
+        finally:
+            pool.join()
 
 
 def _leave_interrupts() -> None:
