@@ -4,10 +4,12 @@ Plays the games of a greedy tournament (``--players greedy,greedy`` by default: 
 seeds from ``--seed``) through :func:`carcassonne.batch.runner.run_tasks` in each way, batch by
 batch in turn (jobs 1, jobs 2, Ray, jobs 1, ...), and prints the median games/s of each with its
 ratio to ``--jobs 1``, and the Ray overhead per game: (Ray time - jobs-2 time) / games, both on
-the same number of CPUs.  Ray's start (``ray.init`` of a local instance with ``--cpus`` CPUs,
-and its worker processes importing the package) and its stop are timed apart, once: a
-tournament pays them once, not per game.  Wall-clock time, since the point is how soon the games
-are done; the machine's load moves every way alike, which is why the ratios are what to compare.
+the same number of CPUs (Ray's own processes competing for them included), beside the round
+trip of a Ray task that plays no game (Ray's cost alone).  Ray's start (``ray.init`` of a local
+instance with ``--cpus`` CPUs, and its worker processes importing the package) and its stop are
+timed apart, once: a tournament pays them once, not per game.  Wall-clock time, since the point
+is how soon the games are done; the machine's load moves every way alike, which is why the
+ratios are what to compare.
 Every batch must give the same results (checked).  Not a test: run it by hand and compare with
 ``benchmarks/README.md``.
 
@@ -23,8 +25,9 @@ import logging
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
-from carcassonne.batch.runner import LOCAL_RAY, Result, run_tasks
+from carcassonne.batch.runner import LOCAL_RAY, Result, play_games, run_tasks
 from carcassonne.batch.tournament import Settings
 from carcassonne.bots import split_bot_specs
 from carcassonne.cli.options import add_game_options, options_from_args
@@ -72,6 +75,7 @@ def main() -> None:
                 reference = reference or results
                 assert results == reference, f"{name} gave other results"
                 print(f"round {round_number + 1}: {name}: {args.games / seconds:.1f} games/s")
+        empty_task = _empty_round_trip(ray)
     finally:
         start = time.perf_counter()
         ray.shutdown()
@@ -85,7 +89,18 @@ def main() -> None:
     names = list(ways)
     overhead = (medians[names[2]] - medians[names[1]]) / args.games
     print(f"\nRay overhead per game (Ray - {names[1]}, same CPUs): {1000 * overhead:.2f} ms")
+    print(f"Ray round trip of one task playing no game: {1000 * empty_task:.2f} ms")
     print(f"Ray start {ray_start:.1f} s, stop {ray_stop:.1f} s (once per run)")
+
+
+def _empty_round_trip(ray: Any, tasks: int = 200) -> float:
+    """Seconds per Ray task that plays no game, sent one after the other: Ray's own cost of a
+    task (scheduling, pickling, the round trip), without any competition for the CPUs."""
+    remote = ray.remote(play_games)
+    start = time.perf_counter()
+    for _ in range(tasks):
+        ray.get(remote.remote([]))
+    return (time.perf_counter() - start) / tasks
 
 
 def _import_runner() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from carcassonne.batch import runner
-from carcassonne.cli import simulate
+from carcassonne.cli import options, simulate
 from carcassonne.cli.main import main
 from carcassonne.game import Game, GameOptions
 
@@ -141,6 +141,10 @@ def test_registered_summary_runs_only_with_its_expansion(
         (["--games", "0"], "argument --games: must be at least 1, not 0"),
         (["--jobs", "0"], "argument --jobs: must be at least 1, not 0"),
         (["--map-chips"], "map chips need a map"),
+        (
+            ["--ray", "127.0.0.1:6379", "--save-records", "records"],
+            "--save-records with --ray ADDRESS would write the records on the cluster's machines",
+        ),
     ],
 )
 def test_simulate_rejects_bad_arguments(
@@ -200,3 +204,17 @@ def test_replays_rebuild_each_game_of_a_run_when_read() -> None:
         assert game.scores == result.scores
         assert [a for _, a in game.history] == [a for _, a in result.history]
     assert [g.scores for g in games[1:]] == [results[1].scores]
+
+
+def test_ray_without_ray_installed_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real = options.importlib.util.find_spec
+    monkeypatch.setattr(
+        options.importlib.util, "find_spec", lambda name: None if name == "ray" else real(name)
+    )
+    assert main(["simulate", "--ray", "local"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "carcassonne simulate: error: --ray needs Ray, which is not installed: "
+        "pip install 'carcassonne-engine[ray]'"
+    )

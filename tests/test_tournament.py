@@ -184,10 +184,14 @@ def test_an_interrupted_tournament_resumes_without_replaying_its_games(
     assert stored_games(cut) == stored_games(tmp_path / "whole")
     for key in ("bots", "head_to_head", "seats", "scores", "ranking"):
         assert again[key] == whole[key]
-    # more games extend it; the same command without --players uses the folder's bots
+    # more games extend it; the same command without --players uses the folder's bots (and a
+    # whole last line without its newline, as an editor may leave it, is kept and ended)
+    path = cut / tournament.GAMES_FILE
+    path.write_text(path.read_text().rstrip("\n"))
     more = run_tournament(capsys, cut, games=8)
     assert more["run"]["games_played"] == 2 and more["tournament"]["games"] == 8
     assert more["tournament"]["players"] == ["random", "greedy", "random:seed=1"]
+    assert [game["index"] for game in stored_games(cut)] == list(range(8))
 
 
 def test_a_folder_of_another_tournament_is_refused_with_what_differs(

@@ -225,6 +225,8 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
+        """Clear the bar's line (once, however often called)."""
         if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()
+            self.enabled = False

@@ -192,9 +192,12 @@ class Store:
                 )
             results[result.index] = result
             kept += len(line) + 1
-        if kept < len(raw):
+        if kept < len(raw):  # drop the cut-off line
             with self.games_path.open("r+b") as handle:
-                handle.truncate(min(kept, len(raw)))
+                handle.truncate(kept)
+        elif raw and not raw.endswith(b"\n"):  # a whole last line: end it before appending
+            with self.games_path.open("ab") as handle:
+                handle.write(b"\n")
         return results
 
     def appender(self) -> GameWriter:

@@ -95,9 +95,12 @@ def run(args: argparse.Namespace) -> int:
     store = Store(folder)
     try:
         saved = store.saved_settings()
+    except TournamentError as exc:
+        raise CommandError(str(exc), status=1) from None
+    try:
         settings = requested_settings(args, saved)
     except TournamentError as exc:
-        raise CommandError(f"--out {args.out}: {exc}") from None
+        raise CommandError(str(exc)) from None
     if saved is not None and saved != settings:
         differences = "; ".join(saved.differences(settings))
         raise CommandError(
