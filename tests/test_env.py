@@ -35,7 +35,11 @@ from carcassonne.expansions.mapchips import SellWine
 
 BASE: dict[str, Any] = {}
 FULL: dict[str, Any] = {"bets": True, "map": "france", "map_chips": True}
-OPTION_SETS = [pytest.param(BASE, id="base"), pytest.param(FULL, id="bets-france-chips")]
+OPTION_SETS = [
+    pytest.param(BASE, id="base"),
+    pytest.param(FULL, id="bets-france-chips"),
+    pytest.param({"players": 4, "river": True, "abbot": True}, id="river-abbot-4p"),
+]
 CHANNEL = {name: i for i, name in enumerate(BOARD_CHANNELS)}
 
 
@@ -340,6 +344,9 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     history = list(e.unwrapped.game.history)
     with pytest.raises(IllegalActionError, match="player_0: action 0 is not legal now"):
         e.step(0)
+    legal = int(np.flatnonzero(e.observe("player_0")["action_mask"])[0])
+    with pytest.raises(IllegalActionError, match="is not legal now"):
+        e.step(float(legal))  # an index is a whole number
     assert e.unwrapped.game.history == history
     assert e.agent_selection == "player_0"
 

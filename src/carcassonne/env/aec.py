@@ -14,6 +14,7 @@ winner, 0 for a shared first place, -1 for the others.
 
 from __future__ import annotations
 
+import operator
 import random
 from dataclasses import fields
 from typing import Any
@@ -119,6 +120,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     # ---------------------------------------------------------------------------- the game
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: from ``seed`` if given, else the next of the current seed sequence.
+        ``options`` is accepted as PettingZoo's API wants and unused: the game's options are
+        the environment's."""
         if seed is not None:
             self._seeds = random.Random(seed)
         self.game = Game(self.options.with_(seed=self._seeds.getrandbits(32)))
@@ -200,8 +204,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         legal = self._legal_now(agent)
         try:
-            index = int(action)
-        except (TypeError, ValueError):
+            index = operator.index(action)  # an int or numpy integer, never a float
+        except TypeError:
             index = -1
         illegal = index not in legal or isinstance(action, bool)
         if illegal:
