@@ -3,9 +3,9 @@
 Each step is what a learner pays for: ``env.last()`` (the observation with its action mask), a
 uniformly random choice among the legal indices, ``env.step``.  The same games are also played on
 the bare engine in the same run, so the price of the environment shows as a ratio on this
-machine's load of the moment.  Memory is the Python heap growth for 100 environments in the
-middle of a game (tracemalloc), divided by 100.  Not a test: run it by hand and compare with
-``benchmarks/README.md``.
+machine's load of the moment.  Memory is the Python heap growth for 40 environments
+(tracemalloc), divided by 40: right after reset, 60 steps into a game, and at its end.  Not a
+test: run it by hand and compare with ``benchmarks/README.md``.
 
     python benchmarks/bench_env.py                               # base game
     python benchmarks/bench_env.py --bets --map france --map-chips
@@ -60,8 +60,9 @@ def engine_batch(kwargs: dict, seeds: list[int]) -> tuple[float, int]:
     return time.perf_counter() - start, decisions
 
 
-def memory_per_env(kwargs: dict, count: int = 100) -> float:
-    """Bytes of Python heap per environment, each advanced 60 random steps."""
+def memory_per_env(kwargs: dict, steps: int, count: int = 40) -> float:
+    """Bytes of Python heap per environment, each advanced ``steps`` random steps (or to the
+    end of its game)."""
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     envs = []
@@ -69,7 +70,7 @@ def memory_per_env(kwargs: dict, count: int = 100) -> float:
     for i in range(count):
         e = raw_env(**kwargs)
         e.reset(seed=i)
-        for _ in range(60):
+        for _ in range(steps):
             observation, _, terminated, truncated, _ = e.last()
             if terminated or truncated:
                 break
@@ -112,7 +113,11 @@ def main() -> None:
     print(f"env steps/s (random masked agent, observations): {env_rate:,.0f}")
     print(f"engine decisions/s (same games, no env):        {engine_rate:,.0f}")
     print(f"env / engine: {env_rate / engine_rate:.3f}")
-    print(f"memory per environment: {memory_per_env(kwargs) / 1024:,.0f} KiB")
+    memory = ", ".join(
+        f"{label} {memory_per_env(kwargs, steps) / 1024:,.0f} KiB"
+        for label, steps in (("after reset", 0), ("after 60 steps", 60), ("at the end", 10_000))
+    )
+    print(f"memory per environment: {memory}")
 
 
 if __name__ == "__main__":
