@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -20,6 +21,7 @@ from carcassonne import PASS, GameSetupError, PlaceFigure, PlaceTile
 from carcassonne.env import (
     BOARD_CHANNELS,
     GAME_FIELDS,
+    GYMNASIUM_ID,
     SEAT_FIELDS,
     WAIT,
     IllegalActionError,
@@ -83,6 +85,14 @@ def test_pettingzoo_max_cycles_test(options: dict[str, Any]) -> None:
         parallel_env=partial(parallel_env, illegal_action="random", **options),
     )
     max_cycles_test(module)
+
+
+def test_gymnasium_make_builds_the_single_agent_env() -> None:
+    made = gymnasium.make(GYMNASIUM_ID, opponents="greedy", bets=True)
+    observation, info = made.reset(seed=2)
+    assert isinstance(made.unwrapped, SingleAgentEnv)
+    assert made.unwrapped.aec.options.bets
+    assert observation["action_mask"].sum() == len(info["legal_actions"]) > 0
 
 
 def test_gymnasium_check_env_and_a_game_against_greedy() -> None:

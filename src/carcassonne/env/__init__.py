@@ -15,14 +15,22 @@ the engine knows it exists.  ``docs/env.md`` documents the action layout, the ob
 channels, the rewards and the options.
 """
 
+import gymnasium
+
 from .actions import WAIT, ActionLayout, Window
 from .aec import IllegalActionError, env, parallel_env, raw_env
 from .observations import BOARD_CHANNELS, GAME_FIELDS, PHASES, SEAT_FIELDS, tile_catalogue
 from .single import SingleAgentEnv
 
+#: ``gymnasium.make(GYMNASIUM_ID, opponents="greedy", bets=True)`` makes a SingleAgentEnv
+GYMNASIUM_ID = "carcassonne/Carcassonne-v0"
+if GYMNASIUM_ID not in gymnasium.registry:
+    gymnasium.register(id=GYMNASIUM_ID, entry_point="carcassonne.env.single:SingleAgentEnv")
+
 __all__ = [
     "BOARD_CHANNELS",
     "GAME_FIELDS",
+    "GYMNASIUM_ID",
     "PHASES",
     "SEAT_FIELDS",
     "WAIT",
