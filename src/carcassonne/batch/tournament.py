@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import statistics
+from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -166,39 +167,45 @@ class Store:
         text = json.dumps({**settings.to_json(), "games": games}, indent=2) + "\n"
         self.settings_path.write_text(text, encoding="utf-8")
 
-    def load_results(self, settings: Settings) -> dict[int, Result]:
-        """The finished games, by index.  A last line cut short by an interruption is dropped
-        (the file is truncated to the lines before it); any other bad line is an error."""
+    def scan(self, settings: Settings, games: int) -> array[int]:
+        """Where the line of each finished game among the first ``games`` starts (-1: not
+        played yet), every line checked.  A last line cut short by an interruption is dropped
+        (the file is truncated before it); any other bad line is an error.  Only offsets are
+        kept, so a tournament of millions of games is scanned in little memory."""
+        offsets = array("q", [-1]) * games
         if not self.games_path.exists():
-            return {}
-        results: dict[int, Result] = {}
-        raw = self.games_path.read_bytes()
-        lines = raw.split(b"\n")
-        kept = 0  # bytes of whole, good lines
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                kept += len(line) + 1
-                continue
-            last = number == len(lines)  # no newline after it: it was being written
-            try:
-                result = _result_from_json(json.loads(line), settings)
-            except (json.JSONDecodeError, UnicodeDecodeError, TournamentError) as exc:
-                if last:
-                    break
-                raise TournamentError(f"{self.games_path} line {number}: {exc}") from None
-            if result.index in results:
-                raise TournamentError(
-                    f"{self.games_path} line {number}: game {result.index} is there twice"
-                )
-            results[result.index] = result
-            kept += len(line) + 1
-        if kept < len(raw):  # drop the cut-off line
-            with self.games_path.open("r+b") as handle:
-                handle.truncate(kept)
-        elif raw and not raw.endswith(b"\n"):  # a whole last line: end it before appending
-            with self.games_path.open("ab") as handle:
-                handle.write(b"\n")
-        return results
+            return offsets
+        seen: set[int] = set()
+        with self.games_path.open("r+b") as handle:
+            offset = 0
+            for number, line in enumerate(handle, 1):
+                if line.strip():
+                    try:
+                        index = _result_from_json(json.loads(line), settings).index
+                    except (json.JSONDecodeError, UnicodeDecodeError, TournamentError) as exc:
+                        if not line.endswith(b"\n"):  # the line being written when stopped
+                            handle.truncate(offset)
+                            break
+                        raise TournamentError(f"{self.games_path} line {number}: {exc}") from None
+                    if index in seen:
+                        raise TournamentError(
+                            f"{self.games_path} line {number}: game {index} is there twice"
+                        )
+                    seen.add(index)
+                    if index < games:
+                        offsets[index] = offset
+                    if not line.endswith(b"\n"):  # whole, but unended: end it before appending
+                        handle.write(b"\n")
+                offset += len(line)
+        return offsets
+
+    def results(self, settings: Settings, offsets: array[int]) -> Iterator[Result]:
+        """The games at ``offsets`` in index order (each read when needed: the report's pass
+        over millions of games holds one at a time)."""
+        with self.games_path.open("rb") as handle:
+            for offset in offsets:
+                handle.seek(offset)
+                yield _result_from_json(json.loads(handle.readline()), settings)
 
     def appender(self) -> GameWriter:
         return GameWriter(self.games_path)
@@ -208,11 +215,15 @@ class GameWriter:
     """Appends one line per finished game, flushed at once so that a stop loses nothing."""
 
     def __init__(self, path: Path) -> None:
-        self.handle = path.open("a", encoding="utf-8")
+        self.handle = path.open("ab")
 
-    def write(self, result: Result) -> None:
-        self.handle.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
+    def write(self, result: Result) -> int:
+        """Append the game's line; where it starts."""
+        offset = self.handle.tell()
+        line = json.dumps(result.to_json(), separators=(",", ":")) + "\n"
+        self.handle.write(line.encode("utf-8"))
         self.handle.flush()
+        return offset
 
     def close(self) -> None:
         self.handle.close()
@@ -264,22 +275,35 @@ class Rating:
         return self.mu + INTERVAL_SIGMAS * self.sigma
 
 
-def rate(settings: Settings, results: list[Result]) -> list[Rating]:
-    """Plackett–Luce ratings of the entrants after ``results`` (sorted by index)."""
-    from openskill.models import PlackettLuce  # the [tournament] extra
+class Rater:
+    """Plackett–Luce ratings of the entrants, updated one game at a time in index order."""
 
-    model = PlackettLuce(tau=0.0)
-    ratings = [model.rating(name=label) for label in settings.labels]
-    seatings = settings.seatings()
-    for result in results:
-        seating = seatings[result.index % len(seatings)]
-        teams = [[ratings[entrant]] for entrant in seating]
+    def __init__(self, settings: Settings) -> None:
+        from openskill.models import PlackettLuce  # the [tournament] extra
+
+        self.model = PlackettLuce(tau=0.0)
+        self.ratings = [self.model.rating(name=label) for label in settings.labels]
+        self.seatings = settings.seatings()
+
+    def add(self, result: Result) -> None:
+        seating = self.seatings[result.index % len(self.seatings)]
+        teams = [[self.ratings[entrant]] for entrant in seating]
         ranks: list[float] = [
             1.0 + sum(other > score for other in result.scores) for score in result.scores
         ]
-        for entrant, (rated,) in zip(seating, model.rate(teams, ranks=ranks), strict=True):
-            ratings[entrant] = rated
-    return [Rating(r.mu, r.sigma) for r in ratings]
+        for entrant, (rated,) in zip(seating, self.model.rate(teams, ranks=ranks), strict=True):
+            self.ratings[entrant] = rated
+
+    def current(self) -> list[Rating]:
+        return [Rating(r.mu, r.sigma) for r in self.ratings]
+
+
+def rate(settings: Settings, results: Iterable[Result]) -> list[Rating]:
+    """Plackett–Luce ratings of the entrants after ``results`` (in index order)."""
+    rater = Rater(settings)
+    for result in results:
+        rater.add(result)
+    return rater.current()
 
 
 # ----------------------------------------------------------------------------------- report
@@ -295,10 +319,11 @@ def entrant_games(
 
 
 def build_report(
-    settings: Settings, results: list[Result], run: dict[str, Any] | None = None
+    settings: Settings, results: Iterable[Result], run: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Everything the report says, JSON-ready; ``results`` sorted by index.  Apart from
-    ``run`` (how long this run took, where it ran) it depends on the results alone."""
+    """Everything the report says, JSON-ready, in one pass over ``results`` (in index order;
+    read lazily is fine).  Apart from ``run`` (how long this run took, where it ran) it depends
+    on the results alone."""
     labels = settings.labels
     count = len(labels)
     scores: list[list[int]] = [[] for _ in labels]
@@ -311,7 +336,11 @@ def build_report(
         for size in settings.seats
     }
     tallies: dict[str, list[dict[str, dict[str, int]]]] = {}
+    rater = Rater(settings)
+    games = 0
     for result, seating in entrant_games(settings, results):
+        games += 1
+        rater.add(result)
         share = 1.0 / len(result.winners)
         for seat, entrant in enumerate(seating):
             score = result.scores[seat]
@@ -336,21 +365,21 @@ def build_report(
                     into = totals[entrant].setdefault(item, {})
                     for measure, value in counts.items():
                         into[measure] = into.get(measure, 0) + value
-    ratings = rate(settings, results) if results else []
+    ratings = rater.current() if games else []
     sources = list(CORE_SOURCES) + sorted({s for p in points for s in p} - set(CORE_SOURCES))
     bots = []
     for entrant, label in enumerate(labels):
-        games = len(scores[entrant])
+        played = len(scores[entrant])
         row: dict[str, Any] = {
             "bot": label,
             "spec": settings.players[entrant],
-            "games": games,
+            "games": played,
             "wins": _number(wins[entrant]),
-            "win_rate": round(wins[entrant] / max(games, 1), 4),
-            "mean_score": round(sum(scores[entrant]) / max(games, 1), 2),
+            "win_rate": round(wins[entrant] / max(played, 1), 4),
+            "mean_score": round(sum(scores[entrant]) / max(played, 1), 2),
             "scores": _spread(scores[entrant]),
             "mean_points_by_source": {
-                s: round(points[entrant].get(s, 0) / max(games, 1), 2) for s in sources
+                s: round(points[entrant].get(s, 0) / max(played, 1), 2) for s in sources
             },
         }
         if ratings:
@@ -367,10 +396,10 @@ def build_report(
     return {
         "tournament": {
             **settings.to_json(),
-            "games": len(results),
-            "seeds": [settings.seed, settings.seed + len(results) - 1] if results else [],
+            "games": games,
+            "seeds": [settings.seed, settings.seed + games - 1] if games else [],
             "seatings_per_round": len(seatings),
-            "full_rounds": len(results) // len(seatings),
+            "full_rounds": games // len(seatings),
         },
         "ranking": [labels[e] for e in order],
         "bots": bots,

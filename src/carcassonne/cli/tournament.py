@@ -112,11 +112,11 @@ def run(args: argparse.Namespace) -> int:
     games = args.games or store.saved_games() or DEFAULT_GAMES
     store.start(settings, games)
     try:
-        results = store.load_results(settings)
+        offsets = store.scan(settings, games)
     except TournamentError as exc:
         raise CommandError(str(exc), status=1) from None
     seatings = settings.seatings()
-    to_play = [i for i in range(games) if i not in results]
+    to_play = [i for i in range(games) if offsets[i] < 0]
     progress = Progress(games, sys.stderr, enabled=not args.json, done=games - len(to_play))
     writer = store.appender()
     start = time.perf_counter()
@@ -124,13 +124,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         tasks = (settings.task(i, seatings) for i in to_play)
         for result in run_tasks(tasks, len(to_play), jobs, ray_address):
-            writer.write(result)
-            results[result.index] = result
+            offsets[result.index] = writer.write(result)
             played += 1
             progress.update(games - len(to_play) + played)
     except KeyboardInterrupt:
         progress.close()
-        done = sum(i in results for i in range(games))
+        done = games - len(to_play) + played
         print(
             f"\n{done} of {games} games are kept in {args.out}: "
             "run the same command again to play the rest",
@@ -148,8 +147,7 @@ def run(args: argparse.Namespace) -> int:
         "jobs": jobs,
         "ray": ray_address,
     }
-    ordered = [results[i] for i in range(games)]
-    report = build_report(settings, ordered, run_info)
+    report = build_report(settings, store.results(settings, offsets), run_info)
     write_report(report, folder)
     if args.json:
         print(json.dumps(report, indent=2))
