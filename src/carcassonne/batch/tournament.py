@@ -176,12 +176,13 @@ class Store:
         if not self.games_path.exists():
             return offsets
         seen: set[int] = set()
+        seatings = settings.seatings()
         with self.games_path.open("r+b") as handle:
             offset = 0
             for number, line in enumerate(handle, 1):
                 if line.strip():
                     try:
-                        index = _result_from_json(json.loads(line), settings).index
+                        index = _result_from_json(json.loads(line), seatings).index
                     except (json.JSONDecodeError, UnicodeDecodeError, TournamentError) as exc:
                         if not line.endswith(b"\n"):  # the line being written when stopped
                             handle.truncate(offset)
@@ -202,10 +203,11 @@ class Store:
     def results(self, settings: Settings, offsets: array[int]) -> Iterator[Result]:
         """The games at ``offsets`` in index order (each read when needed: the report's pass
         over millions of games holds one at a time)."""
+        seatings = settings.seatings()
         with self.games_path.open("rb") as handle:
             for offset in offsets:
                 handle.seek(offset)
-                yield _result_from_json(json.loads(handle.readline()), settings)
+                yield _result_from_json(json.loads(handle.readline()), seatings)
 
     def appender(self) -> GameWriter:
         return GameWriter(self.games_path)
@@ -229,7 +231,7 @@ class GameWriter:
         self.handle.close()
 
 
-def _result_from_json(data: Any, settings: Settings) -> Result:
+def _result_from_json(data: Any, seatings: list[tuple[int, ...]]) -> Result:
     """A stored game, checked enough that a report can trust its shape."""
     if not isinstance(data, dict):
         raise TournamentError("not a game result")
@@ -252,7 +254,7 @@ def _result_from_json(data: Any, settings: Settings) -> Result:
         raise TournamentError(f"not a game result ({exc})") from None
     if index < 0:
         raise TournamentError(f"game index {index} is negative")
-    seats = len(settings.seatings()[index % len(settings.seatings())])
+    seats = len(seatings[index % len(seatings)])
     if len(scores) != seats or len(by_source) != seats or not set(winners) <= set(range(seats)):
         raise TournamentError(f"game {index} does not have the {seats} seats it was played with")
     return Result(index, scores, winners, by_source, [], tallies)
