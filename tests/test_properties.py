@@ -183,6 +183,23 @@ def test_a_copy_plays_identically_and_leaves_the_original_alone(
     assert state(game) == state(other)
 
 
+def test_a_copy_has_every_attribute_of_the_game() -> None:
+    # Game.copy() names each attribute (a compiled Game has no __dict__ to copy wholesale): a
+    # new attribute it forgets would be missing from the copy, here in every phase of a game.
+    game = Game(GameOptions(players=3, map="france", map_chips=True, abbot=True, bets=True, seed=4))
+    rng = random.Random(4)
+    phases: set[str] = set()
+    while True:
+        other = game.copy()
+        for name in Game.__slots__:
+            assert getattr(other, name) is not None or getattr(game, name) is None, name
+        phases.add(game.phase)
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    assert {"tile", "figure", "bet", "wine", "over"} <= phases
+
+
 @EXAMPLES
 @given(options=game_options(), play_seed=PLAY_SEEDS)
 def test_the_view_never_reveals_the_stack_order(options: GameOptions, play_seed: int) -> None:

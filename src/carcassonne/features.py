@@ -24,19 +24,30 @@ class Feature:
         "complete",
     )
 
-    def __init__(self, kind: int, segment: int, square: int, open_edges: int, coat_of_arms: int):
+    def __init__(
+        self,
+        kind: int,
+        segments: list[int],
+        squares: set[int],
+        open_edges: int,
+        coat_of_arms: int,
+        figures: list[tuple[int, str, int]],
+        cities: list[int],
+        complete: bool = False,
+    ) -> None:
         self.kind = kind
-        self.segments = [segment]
+        #: global ids of its segments, the first one where it started
+        self.segments = segments
         #: distinct squares covered (a square counts once even if the feature passes twice)
-        self.squares = {square}
+        self.squares = squares
         #: city/road edges not yet joined to a neighbour or closed by a border
         self.open = open_edges
         self.coat_of_arms = coat_of_arms
         #: (seat, figure type, segment) for each figure standing on the feature
-        self.figures: list[tuple[int, str, int]] = []
+        self.figures = figures
         #: fields only: global ids of the city segments this field borders
-        self.cities: list[int] = []
-        self.complete = False
+        self.cities = cities
+        self.complete = complete
 
     @property
     def kind_name(self) -> str:
@@ -60,16 +71,16 @@ class Feature:
         return sorted(seat for seat, n in counts.items() if n == best)
 
     def clone(self) -> Feature:
-        other = Feature.__new__(Feature)
-        other.kind = self.kind
-        other.segments = self.segments.copy()
-        other.squares = self.squares.copy()
-        other.open = self.open
-        other.coat_of_arms = self.coat_of_arms
-        other.figures = self.figures.copy()
-        other.cities = self.cities.copy()
-        other.complete = self.complete
-        return other
+        return Feature(
+            self.kind,
+            self.segments.copy(),
+            self.squares.copy(),
+            self.open,
+            self.coat_of_arms,
+            self.figures.copy(),
+            self.cities.copy(),
+            self.complete,
+        )
 
     def __repr__(self) -> str:
         state = "complete" if self.complete else f"open={self.open}"

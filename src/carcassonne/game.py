@@ -90,6 +90,9 @@ _FIT_TABLES: dict[int, list[tuple[int, ...]]] = {}
 _PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
 _FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
 
+#: passed as options, makes the empty Game that Game.copy() fills in
+_BLANK = GameOptions()
+
 # Turn stages after the core's own decisions; see Game._continue.
 _END_OF_TURN, _NEXT_TURN, _FINAL, _FINAL_SCORE, _OVER = range(5)
 
@@ -145,7 +148,54 @@ class Game:
     ``active`` (whose turn it is), ``current_tile``, ``turn``.
     """
 
+    # Every attribute, named once: :meth:`copy` sets each (a compiled build has no __dict__ to
+    # copy wholesale), and a test checks that it does.
+    __slots__ = (
+        "options",
+        "players",
+        "scores",
+        "supply",
+        "figure_kinds",
+        "board",
+        "seg_feature",
+        "seg_pos",
+        "frontier",
+        "figures",
+        "events",
+        "history",
+        "draws",
+        "turn",
+        "active",
+        "to_move",
+        "phase",
+        "stack",
+        "discarded",
+        "current_tile",
+        "last_placed",
+        "map",
+        "geometry",
+        "used_start_squares",
+        "start_tile",
+        "expansions",
+        "rng",
+        "_inactive",
+        "_open_cloisters",
+        "_placements",
+        "_legal",
+        "_queue",
+        "_stage",
+        "_squares",
+        "_restrictors",
+        "_after_place",
+        "_figure_exts",
+        "_after_scoring",
+        "_end_of_turn",
+        "_before_final",
+    )
+
     def __init__(self, options: GameOptions | None = None, **kwargs: Any) -> None:
+        if options is _BLANK:
+            return  # an empty shell that copy() fills in
         if options is None:
             options = GameOptions(**kwargs)
         elif kwargs:
@@ -328,7 +378,7 @@ class Game:
         base = len(self.seg_feature)
         self.board[pos] = PlacedTile(pos, orientation, base, 0, None)
         seg = orientation.segments[0]
-        self.seg_feature.append(Feature(CITY, base, pos, len(seg.edges), 0))
+        self.seg_feature.append(Feature(CITY, [base], {pos}, len(seg.edges), 0, [], []))
         self.seg_pos.append(pos)
         self._inactive.add(pos)
 
@@ -470,10 +520,17 @@ class Game:
         placed = PlacedTile(pos, orientation, base, self.turn, seat)
         board[pos] = placed
         for seg in orientation.segments:
-            feature = Feature(seg.kind, len(seg_feature), pos, len(seg.edges), seg.coat_of_arms)
-            if seg.cities:
-                feature.cities = [base + c for c in seg.cities]
-            seg_feature.append(feature)
+            seg_feature.append(
+                Feature(
+                    seg.kind,
+                    [len(seg_feature)],
+                    {pos},
+                    len(seg.edges),
+                    seg.coat_of_arms,
+                    [],
+                    [base + c for c in seg.cities] if seg.cities else [],
+                )
+            )
             self.seg_pos.append(pos)
         if orientation.cloisters:
             self._open_cloisters[pos] = tuple(base + i for i in orientation.cloisters)
@@ -824,8 +881,23 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy for search (shares only immutable tile data)."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        other = Game(_BLANK)
+        other.options = self.options
+        other.players = self.players
+        other.figure_kinds = self.figure_kinds
+        other.turn = self.turn
+        other.active = self.active
+        other.to_move = self.to_move
+        other.phase = self.phase
+        other.current_tile = self.current_tile
+        other.last_placed = self.last_placed
+        other.map = self.map
+        other.geometry = self.geometry
+        other.used_start_squares = self.used_start_squares
+        other.start_tile = self.start_tile
+        other.rng = self.rng
+        other._placements = self._placements
+        other._stage = self._stage
         # Each feature is cloned at its first segment and all its segments pointed to the clone
         # at once, so later segments of it are recognised by being already replaced.
         originals = self.seg_feature

@@ -111,9 +111,8 @@ class Expansion:
     def restore(self, saved: Expansion) -> None:
         """Take back the state of ``saved``, a :meth:`copy` of this expansion made earlier.
 
-        Used to take back a look-ahead placement (:meth:`Game.placed_for_lookahead`); the state
-        moves over, since the copy is not used again.  An expansion whose :meth:`copy` is not a
-        plain copy of its attributes overrides this.
+        Used to take back a look-ahead placement (:meth:`Game.placed_for_lookahead`), so only
+        an expansion that overrides :meth:`after_tile_placed` is asked (and must override this);
+        the state may move over, since the copy is not used again.
         """
-        if saved is not self:
-            self.__dict__.update(saved.__dict__)
+        raise NotImplementedError(f"{type(self).__name__} changes in after_tile_placed")

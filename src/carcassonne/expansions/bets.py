@@ -125,7 +125,7 @@ class Bets(Expansion):
         self.supply = [list(CHIPS) for _ in range(game.players)]
 
     def copy(self) -> Bets:
-        other = Bets.__new__(Bets)
+        other = Bets()
         other.supply = [s.copy() for s in self.supply]
         other.offices = {pos: chips.copy() for pos, chips in self.offices.items()}
         other._pending = self._pending.copy()

@@ -258,6 +258,10 @@ class MapChips(Expansion):
         other.sold = self.sold.copy()
         return other
 
+    def restore(self, saved: Expansion) -> None:
+        assert isinstance(saved, MapChips)
+        self.face_down, self.in_front, self.sold = saved.face_down, saved.in_front, saved.sold
+
     def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
         """Shuffle the face-down chips among their squares: where they lie is public, which
         chip lies where is not (the chips collected or sold are face up, so the set of chips

@@ -41,12 +41,16 @@ class River(Expansion):
 
     def copy(self) -> River:
         other = River()
-        other.target, other.entry_edge, other.last_curve = (
-            self.target,
-            self.entry_edge,
-            self.last_curve,
-        )
+        other.restore(self)  # its state is three immutable values
         return other
+
+    def restore(self, saved: Expansion) -> None:
+        assert isinstance(saved, River)
+        self.target, self.entry_edge, self.last_curve = (
+            saved.target,
+            saved.entry_edge,
+            saved.last_curve,
+        )
 
     def setup(self, game: Game) -> None:
         river = tile_set("river")

@@ -1,0 +1,38 @@
+"""Builds the optional compiled engine (mypyc) when ``CARCASSONNE_COMPILE=1``; otherwise pure.
+
+The compiled modules are the same source files, translated to C by mypyc: the engine core, the
+expansions and the bots (``COMPILED`` below).  Everything else, and every package's
+``__init__``, stays interpreted.  ``options.py`` stays interpreted too: it is not on the hot path,
+and a plain frozen dataclass pickles (``simulate --jobs`` sends options to worker processes).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from setuptools import setup
+
+PACKAGE = Path("src") / "carcassonne"
+#: the modules compiled, as paths from the project root
+COMPILED = sorted(
+    str(path)
+    for pattern in ("*.py", "expansions/*.py", "bots/*.py")
+    for path in PACKAGE.glob(pattern)
+    if path.name not in ("__init__.py", "options.py")
+)
+
+
+#: the mypy whose mypyc compiles the engine: the one the project checks its types with
+MYPYC = "mypy==2.4.1"
+
+if os.environ.get("CARCASSONNE_COMPILE", "") in ("", "0"):
+    setup()
+else:
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        # Before building, pip asks what the build needs: mypy, then it runs this again.
+        setup(setup_requires=[MYPYC])
+    else:
+        setup(ext_modules=mypycify(COMPILED, opt_level="3"))
