@@ -14,9 +14,8 @@ from typing import Any
 import pytest
 from web_helpers import TestClient, hello
 
-from carcassonne.game import Game
 from carcassonne.web import create_app
-from carcassonne.web.rooms import MAX_QUEUED, MAX_QUEUED_CHARS, SPECTATOR, Connection
+from carcassonne.web.rooms import MAX_QUEUED, MAX_QUEUED_CHARS, SPECTATOR, Connection, Room
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
@@ -25,15 +24,15 @@ SPECTATORS = 12
 
 @pytest.fixture
 def views(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
-    """Every view the engine builds, by perspective."""
+    """Every state (the one place the room has the engine build a view), by perspective."""
     built: list[int | None] = []
-    real = Game.view
+    real = Room._state
 
-    def counted(game: Game, seat: int | None = None) -> dict[str, Any]:
+    def counted(room: Room, seat: int | None, events_from: int) -> dict[str, Any]:
         built.append(seat)
-        return real(game, seat)
+        return real(room, seat, events_from)
 
-    monkeypatch.setattr(Game, "view", counted)
+    monkeypatch.setattr(Room, "_state", counted)
     return built
 
 

@@ -479,29 +479,25 @@ def live(tmp_path_factory: Any) -> Any:
             yield c.app.state.server.get(created["id"]), ws
 
 
-def test_an_engine_failure_halfway_through_a_move_leaves_the_game_as_stored(
-    client: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_an_engine_failure_halfway_through_a_move_leaves_the_game_as_stored(client: Any) -> None:
     created = create(client, stack=CITY_STACK)
     game_id, token = created["id"], created["seats"][0]["token"]
     room = client.app.state.server.get(game_id)
-
-    def broken_scoring(self: Game) -> None:
-        raise RuntimeError("simulated engine bug")
-
     figure = {"type": "place-figure", "figure": "meeple", "location": "S"}
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         hello(ws, token)
         ws.send_json({"type": "act", "actions": [CLOSE_CITY], "ply": 0})
         assert ws.receive_json()["ply"] == 1
-        monkeypatch.setattr(Game, "_score_turn", broken_scoring)
+        # A simulated engine bug: with no score to add to, scoring the city the figure is put
+        # on fails (IndexError) after the figure is down.  (Patching an engine method would not
+        # work in the compiled build.)
+        room.game.scores = []
         ws.send_json({"type": "act", "actions": [figure], "ply": 1})
         error = ws.receive_json()
-        assert error["code"] == "server" and "simulated" not in error["message"]
+        assert error["code"] == "server" and "index" not in error["message"]
         # the figure was put down before scoring failed: the game is rebuilt without it
         assert len(room.game.history) == 1 and room.game.figures == {}
-        assert room.game.phase == "figure"
-        monkeypatch.undo()
+        assert room.game.phase == "figure" and room.game.scores == [0, 0]
         ws.send_json({"type": "act", "actions": [figure], "ply": 1})
         state = ws.receive_json()
     assert state["type"] == "state" and state["view"]["scores"] == [4, 0]

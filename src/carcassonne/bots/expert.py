@@ -157,7 +157,7 @@ class ExpertBot:
         self,
         seed: int | None = None,
         *,
-        seconds: float | None = _UNSET,
+        seconds: Any = _UNSET,  # float | None; Any lets the compiled build take the marker
         iterations: int | None = None,
         width: int = DEFAULT_WIDTH,
         depth: int | None = None,
