@@ -2,8 +2,9 @@
 
 The compiled modules are the same source files, translated to C by mypyc: the engine core, the
 expansions and the bots (``COMPILED`` below).  Everything else, and every package's
-``__init__``, stays interpreted.  ``options.py`` stays interpreted too: it is not on the hot path,
-and a plain frozen dataclass pickles (``simulate --jobs`` sends options to worker processes).
+``__init__``, stays interpreted, and so do two modules of plain data types that are not on the
+hot path: ``options.py`` (a plain frozen dataclass pickles, and ``simulate --jobs`` sends options
+to worker processes) and ``expansions/actions.py`` (``formats`` reads its field types).
 """
 
 from __future__ import annotations
@@ -14,12 +15,14 @@ from pathlib import Path
 from setuptools import setup
 
 PACKAGE = Path("src") / "carcassonne"
+#: modules left interpreted among those: see their docstrings for why
+INTERPRETED = ("options.py", "expansions/actions.py")
 #: the modules compiled, as paths from the project root
 COMPILED = sorted(
     str(path)
     for pattern in ("*.py", "expansions/*.py", "bots/*.py")
     for path in PACKAGE.glob(pattern)
-    if path.name not in ("__init__.py", "options.py")
+    if path.name != "__init__.py" and path.relative_to(PACKAGE).as_posix() not in INTERPRETED
 )
 
 

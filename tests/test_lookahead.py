@@ -24,6 +24,12 @@ from test_bots import OPTION_SETS
 from test_properties import PLAY_SEEDS, game_options
 
 
+def _attributes(obj: Any) -> str:
+    """Every data attribute of ``obj`` (compiled objects have no ``vars()``), as text."""
+    names = sorted(n for n in dir(obj) if not n.startswith("__"))
+    return repr([(n, getattr(obj, n)) for n in names if not callable(getattr(obj, n))])
+
+
 def snapshot(game: Game) -> dict[str, Any]:
     """Everything a game holds, in comparable form: features numbered by first appearance (so
     two games can be compared), dicts as item lists (so their order counts), expansions by the
@@ -69,7 +75,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "last_placed": (last.pos, last.turn) if last else None,
         "legal": list(game.legal_actions()),
         "queue": [(d.phase, d.seat, repr(d.data)) for d in game._queue],
-        "expansions": [(e.name, repr(vars(e))) for e in game.expansions],
+        "expansions": [(e.name, _attributes(e)) for e in game.expansions],
         "rng": game.rng.getstate(),
     }
 

@@ -407,11 +407,16 @@ def _open_sides_not_added(game: Game, events: list[Any]) -> None:
 
 
 def _paid(source: str, reason: str, change: Callable[[dict[int, int]], dict[int, int]]) -> Any:
-    """A breakage that changes what score events of ``source`` for ``reason`` pay."""
+    """A breakage that changes what score events of ``source`` (``*``: any feature) for
+    ``reason`` pay."""
 
     def breakage(game: Game, events: list[Any]) -> None:
         for event in events:
-            if isinstance(event, ScoreEvent) and (event.source, event.reason) == (source, reason):
+            if (
+                isinstance(event, ScoreEvent)
+                and event.source in (FEATURE_SOURCES if source == "*" else {source})
+                and event.reason == reason
+            ):
                 event.points = change(event.points)
 
     return breakage
@@ -435,7 +440,7 @@ def _double(points: dict[int, int]) -> dict[int, int]:
         pytest.param(_merge_loses_squares, id="merge-loses-squares"),
         pytest.param(_coats_not_added, id="coats-not-summed"),
         pytest.param(_open_sides_not_added, id="open-sides-not-summed"),
-        pytest.param(_paid("city", "completed", _first_seat_only), id="ties-not-shared"),
+        pytest.param(_paid("*", "final", _first_seat_only), id="ties-not-shared"),
         pytest.param(_paid("field", "final", _plus(3)), id="field-overpaid"),
         pytest.param(_paid("city", "final", _double), id="final-city-double"),
         pytest.param(_paid("monastery", "final", _plus(-1)), id="cloister-underpaid"),

@@ -2,7 +2,9 @@
 
 Its own module, below the game and the expansions, because both need it: the game is built
 from options, and the expansions are chosen from them (``expansions.build_expansions``) and
-raise :class:`GameSetupError` for options that do not make a game.
+raise :class:`GameSetupError` for options that do not make a game.  It stays interpreted in the
+compiled build (``setup.py``): a plain frozen dataclass pickles, which ``simulate --jobs`` needs
+to send options to its worker processes.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..game import Game
 from . import BotParameter
@@ -116,7 +116,7 @@ class _WorldPolicy(GreedyBot):
 class ExpertBot:
     name = "expert"
 
-    PARAMETERS = (
+    PARAMETERS: ClassVar[tuple[BotParameter, ...]] = (
         BotParameter(
             "seconds",
             float,

@@ -8,23 +8,17 @@ monasteries, which the core does for every cloister-like feature.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..board import decode
 from ..tiles import GARDEN, MONASTERY
+from .actions import RecallAbbot
 from .base import Expansion
 
 if TYPE_CHECKING:
     from ..game import Game
 
 ABBOT = "abbot"
-
-
-class RecallAbbot(NamedTuple):
-    """Step 2 alternative: take back your abbot from square (x, y) and score it now."""
-
-    x: int
-    y: int
 
 
 class Abbot(Expansion):

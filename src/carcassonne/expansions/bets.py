@@ -34,12 +34,13 @@ Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from ..actions import PASS, Pass
 from ..board import decode, encode
 from ..events import GameEvent, ScoreEvent
 from ..tiles import CITY, KIND_NAMES, ROAD
+from .actions import PlaceBet, SettleAgainst
 from .base import Decision, Expansion
 
 if TYPE_CHECKING:
@@ -75,25 +76,6 @@ def chip_payoff(chip: str, tiles: int) -> int:
         if tiles == count or (or_more and tiles > count):
             return points
     return 0
-
-
-class PlaceBet(NamedTuple):
-    """Step 4: put ``chip`` from your supply face down on the office of the tile just placed."""
-
-    chip: str
-
-
-class SettleAgainst(NamedTuple):
-    """Choose the feature the chips on the office at (x, y) are settled against.
-
-    The feature is a road or city of that bookmaker tile, named by ``kind`` and by its canonical
-    ``location`` on the tile in board orientation (its first edge in N E S W order).
-    """
-
-    x: int
-    y: int
-    kind: str
-    location: str
 
 
 _PLACE_BET = {chip: PlaceBet(chip) for chip in CHIPS}

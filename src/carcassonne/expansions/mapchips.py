@@ -35,6 +35,7 @@ from ..board import DELTAS, STRIDE, decode
 from ..events import ScoreEvent
 from ..options import GameSetupError
 from ..tiles import CITY, ROAD
+from .actions import SellWine
 from .base import Decision, Expansion
 
 if TYPE_CHECKING:
@@ -57,15 +58,6 @@ _MAX_DRAWS = 20_000
 class Chip(NamedTuple):
     colour: str
     value: int
-
-
-class SellWine(NamedTuple):
-    """Step 3: hand in ``chips`` (values, ``(1, 1)`` or ``(2,)``) of one grape ``colour`` at
-    ``outlet`` (``"export"`` for 5 points or ``"town"`` for 9)."""
-
-    outlet: str
-    colour: str
-    chips: tuple[int, ...]
 
 
 def chip_set(game_map: GameMap) -> list[Chip]:
