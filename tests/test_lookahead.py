@@ -166,16 +166,38 @@ def test_applying_inside_a_lookahead_is_refused_on_exit() -> None:
 # ------------------------------------------------------------------- the greedy bot
 
 
-class CopyingGreedyBot(GreedyBot):
-    """The greedy bot as it was: one whole copy of the game per candidate placement."""
+class CopyingGreedyBot:
+    """The greedy bot as it was: one whole copy of the game per candidate placement.
 
-    def _score_placements(self, game: Game, actions: Any) -> list[tuple[float, Any]]:
-        evaluator = self.evaluator(game)
+    It wraps a :class:`GreedyBot` rather than subclassing it, as the compiled build's classes
+    cannot be subclassed here; it repeats what ``choose`` and ``score_actions`` do around the
+    one step it replaces.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.bot = GreedyBot(seed)
+
+    def choose(self, game: Game) -> Any:
+        if len(game.legal_actions()) == 1:
+            return game.legal_actions()[0]
+        world = self.bot.determinize(game)
+        if world.phase != "tile":
+            return self.bot.choose_in_world(world)
+        return self.bot.pick(self._score_actions(world))
+
+    def score_actions(self, game: Game) -> list[tuple[float, Any]]:
+        return self._score_actions(self.bot.determinize(game))
+
+    def _score_actions(self, game: Game) -> list[tuple[float, Any]]:
+        bot = self.bot
+        if game.phase != "tile":
+            return bot._score_actions(game)
+        evaluator = bot.evaluator(game)
         scored: list[tuple[float, Any]] = []
-        for action in actions:
+        for action in game.legal_actions():
             after = game.copy()
             after.apply(action)
-            options = self._score_figure_actions(after, evaluator)
+            options = bot._score_figure_actions(after, evaluator)
             scored.append((max(score for score, _ in options), action))
         return scored
 

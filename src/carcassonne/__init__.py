@@ -4,11 +4,17 @@ The core type is :class:`Game`; see ``game.py`` for how a turn runs and ``expans
 expansions plug in.
 """
 
+from . import game as _game
 from .actions import PASS, Pass, PlaceFigure, PlaceTile
 from .events import GameEvent, ScoreEvent
 from .game import Game, GameOptions, GameSetupError, IllegalAction
 
+#: ``"compiled"`` when the engine runs as the mypyc build (``CARCASSONNE_COMPILE=1 pip install
+#: .``, see ``setup.py``), ``"pure"`` when it runs as Python source
+BUILD = "pure" if (_game.__file__ or "").endswith(".py") else "compiled"
+
 __all__ = [
+    "BUILD",
     "PASS",
     "Game",
     "GameEvent",

@@ -932,7 +932,7 @@ class Game:
         return other
 
     @contextmanager
-    def placed_for_lookahead(self, action: PlaceTile) -> Iterator[Game]:
+    def placed_for_lookahead(self, action: Any) -> Iterator[Game]:
         """Place the drawn tile as ``action`` says, and take it back when the block ends::
 
             with game.placed_for_lookahead(action):
@@ -948,7 +948,8 @@ class Game:
 
         Inside the block read the game or copy it, but do not apply anything to it (a
         :class:`RuntimeError` on exit says so).  An illegal ``action`` raises
-        :class:`IllegalAction` with the game unchanged, as :meth:`apply` does.
+        :class:`IllegalAction` with the game unchanged, as :meth:`apply` does (``action`` is
+        typed ``Any`` so that the compiled build lets anything through to that check).
         """
         if self.phase != "tile":
             raise IllegalAction(

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from .. import BUILD, __version__
 from ..formats.record import RecordError
 from ..options import GameSetupError
 from ..tiles import TileDataError
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Carcassonne: base game (C3), River, Abbot, The Bets, France map with "
         "Map-Chips. Play in the terminal or the browser, simulate bot games, replay records.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({BUILD})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     from . import bots, play, replay, serve, simulate, tournament
 
