@@ -1,12 +1,24 @@
 """Web server load benchmark: concurrent bot-vs-bot games over websockets on loopback.
 
-Starts ``carcassonne serve`` in a subprocess (loopback only, a temporary database), creates
+Starts ``carcassonne serve`` in ``--processes`` subprocesses (loopback only) on one database
+(``--db``: an SQLite file or a ``postgresql://`` URL; default a temporary SQLite file), creates
 ``--games`` games with two human seats each, and plays every seat from its own websocket client
-choosing a random legal action. Every action is timed from sending ``act`` until the state that
-includes it arrives (the server has validated it, committed it to SQLite and broadcast it).
+choosing a random legal action. Both seats of game i connect to process i mod N, as behind a
+reverse proxy that routes by the game's path (docs/deploy.md); with ``--split-seats`` seat k
+connects to process (i + k) mod N instead, so that every move crosses from one process to the
+other (through PostgreSQL's NOTIFY): the worst case, a proxy that spreads connections blindly. Every
+action is timed from sending ``act`` until the state that includes it arrives (the server has
+validated it, committed it to the database and broadcast it).
 
     .venv/bin/python benchmarks/bench_web.py [--games 20] [--seconds 120] [--seed 1]
-                                             [--expert-games 4]
+                                             [--expert-games 4] [--processes N --db URL]
+    .venv/bin/python benchmarks/bench_web.py --takeover 3 --db postgresql://...
+
+``--takeover K`` measures instead how long the bots of a game wait after ``kill -9`` of the
+process playing them until another process has taken them over and moved: K times, a random-bot
+game is created through a first process and watched through a second, the first is killed and
+the time until the watcher sees the next move is taken (then the first is started again).
+(``tests/pg_cluster.py`` starts a throwaway PostgreSQL and prints its URL.)
 
 ``--expert-games N`` adds N games the server plays by itself, the expert bot (default think
 time, 0.5 s) against the greedy bot, beside the measured games: what searching bots cost the
@@ -20,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import socket
@@ -29,6 +42,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,11 +63,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db: Path, port: int, games: int) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, games: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
     # every game is created from this one address at once: the per-client limit must allow it
     proc = subprocess.Popen(
         [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(port),
-         "--db", str(db), "--bot-delay", "0", "--games-per-minute", str(max(10, games)),
+         "--db", db, "--bot-delay", str(bot_delay), "--games-per-minute", str(max(10, games)),
          "--max-games", str(max(1000, games)),
          "--games-per-address", str(max(20, games))],
         stdout=subprocess.DEVNULL,
@@ -133,30 +147,86 @@ async def play_seat(
                 await ws.send(json.dumps({"type": "act", "actions": [action], "ply": ply}))
 
 
-async def run(games: int, seconds: float, seed: int, expert_games: int = 0) -> Stats:
-    stats = Stats()
+@contextlib.contextmanager
+def servers(
+    db: str | None, processes: int, games: int, bot_delay: float = 0.0
+) -> Iterator[list[int]]:
+    """``processes`` servers on the database ``db`` (None: a temporary SQLite file); their
+    ports."""
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
-        server = start_server(Path(tmp) / "bench.sqlite3", port, games + expert_games)
+        db = db or str(Path(tmp) / "bench.sqlite3")
+        ports = [free_port() for _ in range(processes)]
+        started = []
         try:
-            for i in range(expert_games):
-                create_game(port, seed + games + i, EXPERT_VS_GREEDY)
-            created = [create_game(port, seed + i) for i in range(games)]
-            deadline = time.monotonic() + seconds
-            rng = random.Random(seed)
-            # Each seat plays from its own loopback address, as players on their own machines
-            # do: the server's limits are per client address.
-            seats = [(game["id"], seat["token"]) for game in created for seat in game["seats"]]
-            tasks = [
-                play_seat(port, game_id, token, random.Random(rng.random()), stats, deadline,
-                          source=f"127.0.1.{i % 250 + 1}")
-                for i, (game_id, token) in enumerate(seats)
-            ]  # fmt: skip
-            await asyncio.gather(*tasks)
+            for port in ports:
+                started.append(start_server(db, port, games, bot_delay))
+            yield ports
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            for server in started:
+                server.terminate()
+                server.wait(timeout=10)
+
+
+async def run(
+    games: int, seconds: float, seed: int, expert_games: int = 0,
+    db: str | None = None, processes: int = 1, split_seats: bool = False,
+) -> Stats:  # fmt: skip
+    stats = Stats()
+    with servers(db, processes, games + expert_games) as ports:
+        for i in range(expert_games):
+            create_game(ports[i % processes], seed + games + i, EXPERT_VS_GREEDY)
+        created = [create_game(ports[i % processes], seed + i) for i in range(games)]
+        deadline = time.monotonic() + seconds
+        rng = random.Random(seed)
+        # Each seat plays from its own loopback address, as players on their own machines
+        # do: the server's limits are per client address.
+        seats = [
+            (ports[(i + k * split_seats) % processes], game["id"], seat["token"])
+            for i, game in enumerate(created)
+            for k, seat in enumerate(game["seats"])
+        ]
+        tasks = [
+            play_seat(port, game_id, token, random.Random(rng.random()), stats, deadline,
+                      source=f"127.0.1.{i % 250 + 1}")
+            for i, (port, game_id, token) in enumerate(seats)
+        ]  # fmt: skip
+        await asyncio.gather(*tasks)
     return stats
+
+
+RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+#: seconds each bot waits before a move in the takeover runs: a game lasts about half a minute
+TAKEOVER_BOT_DELAY = 0.2
+
+
+async def next_ply(port: int, game_id: str, after: int, timeout: float) -> tuple[int, float]:
+    """Watch a game until its ply passes ``after``: that ply and when it was seen."""
+    async with connect(f"ws://127.0.0.1:{port}/ws/{game_id}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": None}))
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+            if message["type"] == "state" and message["ply"] > after:
+                return message["ply"], time.monotonic()
+
+
+async def takeover(db: str, trials: int, seed: int) -> list[float]:
+    """Seconds from ``kill -9`` of the process playing a game's bots to the next bot move, as
+    seen through another process (see the module's docstring)."""
+    times = []
+    with servers(db, 1, trials, TAKEOVER_BOT_DELAY) as (watching,):
+        for trial in range(trials):
+            port = free_port()
+            playing = start_server(db, port, trials, TAKEOVER_BOT_DELAY)
+            try:
+                game_id = create_game(port, seed + trial, RANDOM_BOTS)["id"]
+                ply, _ = await next_ply(watching, game_id, 4, 30)  # under way, on both
+            finally:
+                playing.kill()
+            killed_at = time.monotonic()
+            playing.wait(timeout=10)
+            _, seen_at = await next_ply(watching, game_id, ply + 1, 60)
+            times.append(seen_at - killed_at)
+    return times
 
 
 def main() -> int:
@@ -167,9 +237,44 @@ def main() -> int:
     parser.add_argument(
         "--expert-games", type=int, default=0, help="expert-vs-greedy games beside (default 0)"
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes on the database (default 1)"
+    )
+    parser.add_argument(
+        "--db", default=None, help="database: SQLite path or postgresql:// URL (default: a "
+        "temporary SQLite file; several processes need PostgreSQL)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--split-seats", action="store_true",
+        help="the two seats of a game on different processes (default: on the same one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--takeover", type=int, default=0, metavar="K",
+        help="measure K bot takeovers after kill -9 instead (needs --db postgresql://...)",
+    )  # fmt: skip
     args = parser.parse_args()
+    shared = (args.db or "").startswith("postgresql://")
+    if not 1 <= args.processes <= 16:
+        parser.error("--processes must be from 1 to 16")
+    if (args.processes > 1 or args.takeover) and not shared:
+        parser.error("several server processes need --db postgresql://...")
+    if args.takeover:
+        times = asyncio.run(takeover(args.db, args.takeover, args.seed))
+        print(f"takeover after kill -9, {len(times)} runs: " + ", ".join(f"{t:.2f}" for t in times)
+              + f" s; median {statistics.median(times):.2f} s")  # fmt: skip
+        return 0
     started = time.monotonic()
-    stats = asyncio.run(run(args.games, args.seconds, args.seed, args.expert_games))
+    stats = asyncio.run(
+        run(
+            args.games,
+            args.seconds,
+            args.seed,
+            args.expert_games,
+            args.db,
+            args.processes,
+            args.split_seats,
+        )
+    )
     elapsed = time.monotonic() - started
     trips = sorted(stats.round_trips)
     if not trips:
@@ -177,7 +282,12 @@ def main() -> int:
         return 1
     p50 = statistics.median(trips) * 1000
     p95 = trips[min(len(trips) - 1, int(0.95 * len(trips)))] * 1000
-    print(f"games: {args.games} concurrent, finished {stats.finished}, in {elapsed:.1f} s")
+    where = f"{args.processes} process(es) on {'PostgreSQL' if shared else 'SQLite'}" + (
+        ", seats split" if args.split_seats else ""
+    )
+    print(
+        f"games: {args.games} concurrent, finished {stats.finished}, in {elapsed:.1f} s ({where})"
+    )
     if args.expert_games:
         print(f"beside them: {args.expert_games} expert-vs-greedy games played by the server")
     print(f"moves: {len(trips)} ({len(trips) / elapsed:.0f}/s)")

@@ -6,10 +6,12 @@ processes add:
 
 * one ply is written once: the primary key (game, ply) makes the second writer's transaction
   fail, which the room answers as ``stale`` after reading the move that won;
-* every transaction that changes a game sends ``NOTIFY carcassonne_games`` with the game's id
-  and its number of stored actions (delivered on commit), and each process ``LISTEN``\\ s on one
-  connection of its own (:meth:`PostgresStorage.moves_elsewhere`) to push such moves to its
-  sockets;
+* every transaction that changes a game sends ``NOTIFY carcassonne_games`` with the game's id,
+  its number of stored actions and the actions added (delivered on commit), and each process
+  ``LISTEN``\\ s on one connection of its own (:meth:`PostgresStorage.moves_elsewhere`) to push
+  such moves to its sockets without reading the database;
+* a move is stored by one statement (one round trip): the actions, the game's row and the
+  notification;
 * schema changes are made under an advisory lock, so processes starting together do not race.
 
 The calls are synchronous on the event loop, like SQLite's: the room code relies on nothing
@@ -22,7 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any
 
@@ -30,7 +34,16 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
-from .storage import SCHEMA_VERSION, Statements, Storage, StorageConflict, StorageError
+from .storage import (
+    FINISHED,
+    SCHEMA_VERSION,
+    UNFINISHED,
+    News,
+    Statements,
+    Storage,
+    StorageConflict,
+    StorageError,
+)
 
 log = logging.getLogger("carcassonne.web")
 
@@ -43,6 +56,8 @@ CONNECT_TIMEOUT = 10
 POOL_SIZE = 2
 #: seconds between two attempts to listen again after the listening connection broke
 RELISTEN_DELAY = 1.0
+#: a notification's payload must be shorter than 8000 bytes: longer moves are not sent along
+MAX_NEWS_CHARS = 7000
 #: pg_advisory_lock key serialising schema changes ("carc" in ASCII)
 SCHEMA_LOCK = 0x63617263
 
@@ -172,13 +187,44 @@ class PostgresStorage(Storage):
 
     @contextlib.contextmanager
     def _transaction(self, what: str) -> Iterator[Statements]:
-        try:
-            with self._pool.connection() as conn, conn.transaction():
-                yield _Transaction(conn)
-        except psycopg.errors.IntegrityError as exc:
-            raise StorageConflict(f"cannot store {what}: {_reason(exc)}") from exc
-        except psycopg.Error as exc:
-            raise StorageError(f"cannot store {what}: {_reason(exc)}") from exc
+        with _storing(what), self._pool.connection() as conn, conn.transaction():
+            yield _Transaction(conn)
+
+    def append_actions(
+        self,
+        game_id: str,
+        first_ply: int,
+        actions: list[tuple[int, dict[str, Any]]],
+        over: bool,
+        bot_turn: bool = False,
+    ) -> None:
+        """The contract's, in one statement: the actions, the game's row, the news."""
+        plies = first_ply + len(actions)
+        news = json.dumps({"id": game_id, "plies": plies, "moves": actions})
+        if len(news) > MAX_NEWS_CHARS:
+            news = json.dumps({"id": game_id, "plies": plies})
+        with _storing(f"the moves of game {game_id}"), self._pool.connection() as conn:
+            conn.execute(
+                _placeholders(
+                    "WITH added AS (INSERT INTO actions (game_id, ply, seat, action) "
+                    "SELECT ?, ? + a.n - 1, a.seat, a.action "
+                    "FROM unnest(?::integer[], ?::text[]) WITH ORDINALITY AS a(seat, action, n)), "
+                    "moved AS (UPDATE games SET updated=?, finished=?, bot_turn=? WHERE id=? "
+                    "RETURNING id) "
+                    "SELECT pg_notify('carcassonne_games', ?) FROM moved"
+                ),
+                (
+                    game_id,
+                    first_ply,
+                    [seat for seat, _ in actions],
+                    [json.dumps(action) for _, action in actions],
+                    time.time(),
+                    FINISHED if over else UNFINISHED,
+                    int(bot_turn and not over),
+                    game_id,
+                    news,
+                ),
+            )
 
     def _rows(self, sql: str, *params: Any) -> list[Any]:
         try:
@@ -187,10 +233,10 @@ class PostgresStorage(Storage):
         except psycopg.Error as exc:
             raise StorageError(f"cannot read the games database: {_reason(exc)}") from exc
 
-    def _announce(self, db: Statements, game_id: str, news: str) -> None:
-        db.execute("SELECT pg_notify('carcassonne_games', ?)", (f"{game_id} {news}",))
+    def _announce(self, db: Statements, game_id: str) -> None:
+        db.execute("SELECT pg_notify('carcassonne_games', ?)", (json.dumps({"id": game_id}),))
 
-    async def moves_elsewhere(self) -> AsyncIterator[tuple[str, str] | None]:
+    async def moves_elsewhere(self) -> AsyncIterator[News | None]:
         """Listens on a connection of its own; after (re)connecting yields None first, as news
         sent while nobody listened is lost."""
         while True:
@@ -202,11 +248,34 @@ class PostgresStorage(Storage):
                     await conn.execute("LISTEN carcassonne_games")
                     yield None
                     async for note in conn.notifies():
-                        game_id, _, news = note.payload.partition(" ")
-                        yield game_id, news
+                        yield _news(note.payload)
             except psycopg.Error as exc:
                 log.warning("listening for moves made elsewhere failed (%s); again soon", exc)
             await asyncio.sleep(RELISTEN_DELAY)
+
+
+def _news(payload: str) -> News | None:
+    """A notification as :class:`News`; one that is not ours (another program notifying on the
+    channel) as None, which has every game read again."""
+    try:
+        data = json.loads(payload)
+        moves = tuple((int(seat), dict(action)) for seat, action in data.get("moves", ()))
+        plies = data.get("plies")
+        return News(str(data["id"]), None if plies is None else int(plies), moves)
+    except (ValueError, TypeError, KeyError, AttributeError):
+        log.warning("a notification that is not news of a game: %.100r", payload)
+        return None
+
+
+@contextlib.contextmanager
+def _storing(what: str) -> Iterator[None]:
+    """Errors of a write as the contract's: :class:`StorageConflict` for a row stored already."""
+    try:
+        yield
+    except psycopg.errors.IntegrityError as exc:
+        raise StorageConflict(f"cannot store {what}: {_reason(exc)}") from exc
+    except psycopg.Error as exc:
+        raise StorageError(f"cannot store {what}: {_reason(exc)}") from exc
 
 
 def _reason(exc: psycopg.Error) -> str:

@@ -51,6 +51,7 @@ from .protocol import (
     think_time,
 )
 from .storage import (
+    News,
     Storage,
     StorageConflict,
     StorageError,
@@ -498,17 +499,23 @@ class Room:
         self.stored.actions.extend(done)
         self.broadcast()
 
-    def catch_up(self, expected: int | None = None) -> None:
-        """Apply what other server processes stored since this room's last action (all of it, or
-        nothing when ``expected`` actions are here already), and tell everyone."""
+    def catch_up(self, news: News | None = None) -> None:
+        """Apply what other server processes stored since this room's last action, and tell
+        everyone: the moves ``news`` brings when they follow this room's last action, else what
+        the database holds (nothing when ``news`` says this room has it all already)."""
         have = len(self.stored.actions)
-        if self.evicted or (expected is not None and expected <= have):
+        if self.evicted or (news is not None and news.plies is not None and news.plies <= have):
             return
-        try:
-            moves, expired = self.storage.moves_since(self.id, have)
-        except StorageError:
-            log.exception("game %s: cannot read the moves made elsewhere", self.id)
-            return
+        moves: list[tuple[int, dict[str, Any]]] = []
+        expired = None
+        if news is not None and news.moves and news.plies == have + len(news.moves):
+            moves = list(news.moves)
+        else:
+            try:
+                moves, expired = self.storage.moves_since(self.id, have)
+            except StorageError:
+                log.exception("game %s: cannot read the moves made elsewhere", self.id)
+                return
         for seat, data in moves:
             if self.broken:
                 break
@@ -1034,24 +1041,23 @@ class GameServer:
             await asyncio.sleep(LEASE_RENEW_EVERY)
             self.tend_bots()
 
-    def hear(self, news: tuple[str, str] | None) -> None:
-        """Another process changed a game (``news``: its id and its number of stored actions,
-        or ``expired``), or (None) news may have been missed: rooms in memory catch up."""
+    def hear(self, news: News | None) -> None:
+        """A process changed a game (perhaps this one: then its room has the change already),
+        or (None) news may have been missed: the rooms in memory catch up."""
         if news is None:
             for room in list(self.rooms.values()):
                 room.catch_up()
             return
-        game_id, what = news
-        changed = self.rooms.get(game_id)
+        changed = self.rooms.get(news.game_id)
         if changed is not None:  # else it is read from the database when next asked for
-            changed.catch_up(int(what) if what.isdigit() else None)
+            changed.catch_up(news)
 
     async def _listen(self) -> None:
         async for news in self.storage.moves_elsewhere():
             try:
                 self.hear(news)
             except Exception:
-                log.exception("failed on news of game %s", news and news[0])
+                log.exception("failed on news of game %s", news and news.game_id)
 
     def start(self) -> None:
         """On the event loop: resume the games, sweep from time to time, keep the bot leases

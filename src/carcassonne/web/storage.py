@@ -133,6 +133,18 @@ class StoredGame:
     expired: str | None = None
 
 
+@dataclass(frozen=True)
+class News:
+    """What another server process changed in a game (see :meth:`Storage.moves_elsewhere`)."""
+
+    game_id: str
+    #: its number of stored actions after the change; None when the game expired
+    plies: int | None = None
+    #: the actions added (the last of those plies), as (seat, action JSON); empty when they were
+    #: too long to be sent along (they are read from the database then)
+    moves: tuple[tuple[int, dict[str, Any]], ...] = ()
+
+
 class StorageError(RuntimeError):
     """The database cannot be opened, read or written, or is not a games database we know."""
 
@@ -181,13 +193,13 @@ class Storage:
         """The rows of a query; a failure to read is a :class:`StorageError`."""
         raise NotImplementedError
 
-    def _announce(self, db: Statements, game_id: str, news: str) -> None:
-        """Within the transaction that changes a game: tell the other processes (on commit)."""
+    def _announce(self, db: Statements, game_id: str) -> None:
+        """Within the transaction that expires a game: tell the other processes (on commit)."""
 
-    async def moves_elsewhere(self) -> AsyncIterator[tuple[str, str] | None]:
-        """(game id, news) for every game another process changed: ``news`` is the number of
-        its stored actions, or ``expired``; None when news may have been missed (every game in
-        memory must be read again).  Ends at once for a database no other process uses."""
+    async def moves_elsewhere(self) -> AsyncIterator[News | None]:
+        """:class:`News` of every game another process changed (this one's own changes may
+        come too); None when news may have been missed (every game in memory must be read
+        again).  Ends at once for a database no other process uses."""
         return
         yield  # an async generator that yields nothing
 
@@ -251,7 +263,6 @@ class Storage:
                     game_id,
                 ),
             )
-            self._announce(db, game_id, str(first_ply + len(actions)))
 
     def count_unfinished(self, creator: str | None = None) -> int:
         """Unfinished games, all of them or those of one creator."""
@@ -286,7 +297,7 @@ class Storage:
                 [(EXPIRED, reason, game_id, UNFINISHED) for game_id in game_ids],
             )
             for game_id in game_ids:
-                self._announce(db, game_id, "expired")
+                self._announce(db, game_id)
 
     def idle_since(self, cutoff: float) -> list[str]:
         """Unfinished games nobody has moved in since ``cutoff`` (seconds since the epoch)."""
