@@ -5,9 +5,9 @@ Starts ``carcassonne serve`` in ``--processes`` subprocesses (loopback only) on 
 ``--games`` games with two human seats each, and plays every seat from its own websocket client
 choosing a random legal action. Both seats of game i connect to process i mod N, as behind a
 reverse proxy that routes by the game's path (docs/deploy.md); with ``--split-seats`` seat k
-connects to process (i + k) mod N instead, so that every move crosses from one process to the
-other (through PostgreSQL's NOTIFY): the worst case, a proxy that spreads connections blindly. Every
-action is timed from sending ``act`` until the state that includes it arrives (the server has
+connects to process (i + k) mod N instead, so that every move crosses from one process to
+the other (through PostgreSQL's NOTIFY): the worst case, a proxy spreading connections blindly.
+Every action is timed from sending ``act`` until the state that includes it arrives (the server has
 validated it, committed it to the database and broadcast it).
 
     .venv/bin/python benchmarks/bench_web.py [--games 20] [--seconds 120] [--seed 1]
