@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -217,4 +218,18 @@ def test_ray_without_ray_installed_says_how_to_get_it(
     assert capsys.readouterr().err.strip() == (
         "carcassonne simulate: error: --ray needs Ray, which is not installed: "
         "pip install 'carcassonne-engine[ray]'"
+    )
+
+
+def test_ray_at_an_address_nobody_answers_is_one_line_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pytest.importorskip("ray")
+    with socket.socket() as unused:  # a port just freed: nothing listens there
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    assert main(["simulate", "--games", "1", "--ray", f"127.0.0.1:{port}"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"carcassonne simulate: error: cannot reach a Ray cluster's head at 127.0.0.1:{port}: "
+        "Connection refused"
     )

@@ -17,6 +17,7 @@ import itertools
 import logging
 import multiprocessing
 import signal
+import socket
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
@@ -168,7 +169,11 @@ def _ray_results(tasks: Iterable[Task], count: int, cpus: int, address: str) -> 
         if address == LOCAL_RAY:
             ray.init(num_cpus=cpus, include_dashboard=False, logging_level=logging.WARNING)
         else:
-            ray.init(address=address, logging_level=logging.WARNING)
+            check_reachable(address)
+            try:
+                ray.init(address=address, logging_level=logging.WARNING)
+            except ConnectionError as exc:
+                raise ConnectionError(f"cannot join the Ray cluster at {address}: {exc}") from None
     try:
         remote = ray.remote(play_games)
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -187,6 +192,24 @@ def _ray_results(tasks: Iterable[Task], count: int, cpus: int, address: str) -> 
     finally:
         if started_here:
             ray.shutdown()
+
+
+#: seconds to wait for a cluster's head to answer before saying it cannot be reached
+CONNECT_SECONDS = 10.0
+
+
+def check_reachable(address: str) -> None:
+    """Fail at once, with a ConnectionError naming the address, when a ``HOST:PORT`` head does
+    not answer (``ray.init`` would retry for minutes).  Other forms (``auto``, ``ray://…``) are
+    left to Ray, which reports them quickly."""
+    host, colon, port = address.rpartition(":")
+    if not colon or "://" in address or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise ConnectionError(f"cannot reach a Ray cluster's head at {address}: {reason}") from None
 
 
 def _batched(tasks: Iterable[Task], size: int) -> Iterator[list[Task]]:
