@@ -23,8 +23,9 @@ How the search spends its budget (the levers measured in ``benchmarks/README.md`
   dropped, and so is one whose playouts all ended exactly like the leader's (an equivalent
   move).  The search stops early when one candidate is left and none is waiting.
 - **Playouts**: from the candidate, the game goes on by the greedy policy (the bot's own
-  follow-up steps of this turn, then ``depth`` further tile turns, by default until the bot's
-  next turn: every opponent's reply), then the position is valued by the greedy bot's static
+  follow-up steps of this turn, then ``depth`` further tile turns, by default ``players + 1``:
+  every opponent's reply, the bot's own next turn and the first reply to that), then the
+  position is valued by the greedy bot's static
   evaluation (:class:`evaluate.Evaluator`) for the bot's seat, minus the best other seat's: the
   reward.  A finished game is valued by its final scores.
 
@@ -147,7 +148,7 @@ class ExpertBot:
             int,
             None,
             "tile turns played out after the decision's own turn before the position is valued "
-            "(default: players - 1, i.e. until the bot's next turn)",
+            "(default: players + 1, i.e. every reply, the bot's own next turn and one reply to it)",
             0,
             20,
         ),
@@ -205,7 +206,7 @@ class ExpertBot:
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.iterations
         seat = game.to_move
-        depth = game.players - 1 if self.depth is None else self.depth
+        depth = default_depth(game.players) if self.depth is None else self.depth
         prior_bot = GreedyBot(self.rng.getrandbits(64), self.weights)
         scored = prior_bot.score_actions(game)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
@@ -271,6 +272,15 @@ class ExpertBot:
         evaluator = Evaluator(game, self.weights)
         evaluator.seat = seat
         return relative(evaluator.seat_values(game), seat)
+
+
+def default_depth(players: int) -> int:
+    """Tile turns a playout looks beyond the decision's own: the others' replies, the bot's
+    next turn and the reply to it.  Stopping at the bot's next turn (``players - 1``) won 69 %
+    of 40 games against greedy at 150 playouts per decision; this depth won 87.5 %
+    (``benchmarks/README.md``): what a move sets up for the bot's own next tile is most of
+    what a one-turn look misses."""
+    return players + 1
 
 
 def _shared_rounds(candidates: list[_Candidate]) -> list[int]:
