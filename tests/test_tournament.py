@@ -229,6 +229,10 @@ def test_a_damaged_games_file_names_its_line(
         (["--players", "random,greedy", "--seats", "2,x"], "--seats takes numbers of players"),
         (["--players", "random,greedy", "--seats", "1"], "a table has 2 to 6 seats, not 1"),
         (["--players", "random,clever"], "unknown bot 'clever'"),
+        (
+            ["--players", ",".join(["random"] * 12), "--seats", "6"],
+            "12 bots at tables of 6 make 665280 seatings per round, more than 200000",
+        ),
         (["--players", "random,greedy", "--map-chips"], "map chips need a map"),
         (["--players", "random,greedy", "--ray", " "], "--ray takes 'local' or the address"),
     ],

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import statistics
 from array import array
 from collections.abc import Iterable, Iterator
@@ -41,6 +42,9 @@ PLOTS_DIR = "plots"
 STORE_VERSION = 1
 #: half-width of a rating's interval in sigmas (95 % of a normal distribution)
 INTERVAL_SIGMAS = 1.96
+#: seatings in a round at most: the round is listed in memory (10 bots at tables of 6 make
+#: 151,200; 12 would make 665,280)
+MAX_SEATINGS = 200_000
 #: sources every report lists first, in this order; others follow when some game scored them
 CORE_SOURCES = ("city", "road", "monastery", "field")
 
@@ -72,6 +76,13 @@ class Settings:
                 )
         if len(set(self.seats)) != len(self.seats):
             raise TournamentError("each table size may be named once")
+        per_round = sum(math.perm(len(self.players), size) for size in self.seats)
+        if per_round > MAX_SEATINGS:
+            raise TournamentError(
+                f"{len(self.players)} bots at tables of {', '.join(map(str, self.seats))} make "
+                f"{per_round} seatings per round, more than {MAX_SEATINGS}: use fewer bots or "
+                "smaller tables"
+            )
 
     @property
     def labels(self) -> list[str]:
@@ -577,7 +588,7 @@ def format_markdown(report: dict[str, Any], plots: list[str]) -> str:
             lines.append("")
     lines += ["", "## Seats", ""]
     for size, rows in report["seats"].items():
-        lines += [f"Tables of {size}:", ""]
+        lines += [f"Tables of {size} (seat 1 plays first):", ""]
         lines += _table(
             ["seat", "games", "win %", "mean score"],
             [
