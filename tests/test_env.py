@@ -29,11 +29,14 @@ from carcassonne.env import (
     env,
     parallel_env,
     raw_env,
+    tile_catalogue,
 )
 from carcassonne.env.observations import Observer
 from carcassonne.expansions.abbot import RecallAbbot
-from carcassonne.expansions.bets import PlaceBet, SettleAgainst
+from carcassonne.expansions.bets import CHIPS, PlaceBet, SettleAgainst
 from carcassonne.expansions.mapchips import SellWine
+from carcassonne.maps import GRAPES, load_map
+from carcassonne.tiles import BORDER, printed_city_tile, tile_by_id
 
 BASE: dict[str, Any] = {}
 FULL: dict[str, Any] = {"bets": True, "map": "france", "map_chips": True}
@@ -264,6 +267,132 @@ def test_incremental_observations_equal_rebuilt_ones(options: dict[str, Any]) ->
             ours, rebuilt = e.observe(agent), fresh.observe(seat, mask)
             for key in ("board", "tile", "vector"):
                 assert np.array_equal(ours["observation"][key], rebuilt["observation"][key])
+
+
+def observation_from_view(view: dict[str, Any], e: raw_env) -> dict[str, np.ndarray]:
+    """A seat's observation made from ``game.view(seat)`` and public rules data only (tile
+    types, the map named in the options), from scratch: what the environment must equal."""
+    window, seat, players = e.layout.window, view["seat"], view["players"]
+    board = np.zeros((len(BOARD_CHANNELS), window.height, window.width), np.uint8)
+
+    def put(channel: str, x: int, y: int, value: int) -> None:
+        cell = window.cell(x, y)
+        if cell is not None:
+            board[CHANNEL[channel], cell[0], cell[1]] = value
+
+    game_map = load_map(e.options.map) if e.options.map else None
+    squares: dict[tuple[int, int], Any] = {}  # (x, y) -> orientation
+    for tile in view["tiles"]:
+        squares[(tile["x"], tile["y"])] = tile_by_id(tile["tile"]).orientations[
+            tile["rotation"] // 90
+        ]
+    printed = {}
+    for city in game_map.geometry.printed if game_map else ():
+        printed[(city.x, city.y)] = printed_city_tile(city.name, city.open_edges).orientations[0]
+    for (x, y), o in {**squares, **printed}.items():
+        put("tile", x, y, 1)
+        for side, name in enumerate(("edge_n", "edge_e", "edge_s", "edge_w")):
+            put(name, x, y, o.edges[side])
+        for centre in ("monastery", "garden"):
+            put(centre, x, y, centre in o.tile.centre)
+        put("office", x, y, "betting-office" in o.tile.centre)
+        put("coats_of_arms", x, y, sum(s.coat_of_arms for s in o.segments))
+
+    def playable(x: int, y: int) -> bool:
+        if game_map is None:
+            return True
+        return 0 <= x < game_map.width and 0 <= y < game_map.height and (x, y) not in printed
+
+    steps = ((0, -1), (1, 0), (0, 1), (-1, 0))
+    for x in range(window.x0, window.x0 + window.width):
+        for y in range(window.y0, window.y0 + window.height):
+            put("playable", x, y, playable(x, y))
+            if (x, y) in squares or not playable(x, y):
+                continue
+            for side, (dx, dy) in enumerate(steps):
+                neighbour = (x + dx, y + dy)
+                reached = neighbour in printed and any(
+                    (neighbour[0] + ex, neighbour[1] + ey) in squares for ex, ey in steps
+                )  # a large city anchors tiles once a played tile touches it, by its open sides
+                if neighbour in squares or (
+                    reached and printed[neighbour].edges[(side + 2) % 4] != BORDER
+                ):
+                    put("open", x, y, 1)
+    played = [t for t in view["tiles"] if t["turn"] > 0]
+    if played:
+        last = max(played, key=lambda t: t["turn"])
+        put("last_placed", last["x"], last["y"], 1)
+    for figure in view["figures"]:
+        o = squares[(figure["x"], figure["y"])]
+        put("figure_seat", figure["x"], figure["y"], 1 + (figure["seat"] - seat) % players)
+        kind = o.segments[o.locations[figure["location"]]].kind
+        put("figure_kind", figure["x"], figure["y"], 1 + kind)
+        put("figure_type", figure["x"], figure["y"], 1 if figure["figure"] == "meeple" else 2)
+    vector = np.zeros(6 * len(SEAT_FIELDS) + len(GAME_FIELDS), np.float32)
+
+    def set_seat(slot: int, name: str, value: float) -> None:
+        vector[slot * len(SEAT_FIELDS) + SEAT_FIELDS.index(name)] += value
+
+    def set_game(name: str, value: float) -> None:
+        vector[6 * len(SEAT_FIELDS) + GAME_FIELDS.index(name)] = value
+
+    for k in range(players):
+        owner = (seat + k) % players
+        set_seat(k, "score", view["scores"][owner])
+        set_seat(k, "meeples", view["supply"][owner].get("meeple", 0))
+        set_seat(k, "abbots", view["supply"][owner].get("abbot", 0))
+    expansions = view["expansions"]
+    if "map-chips" in expansions:
+        chips = expansions["map-chips"]
+        for spot in chips["face_down"]:
+            put("map_chip", spot["x"], spot["y"], 1)
+        for k in range(players):
+            for chip in chips["in_front"][(seat + k) % players]:
+                set_seat(k, f"map_chips_{chip['colour']}_{chip['value']}", 1)
+        set_game("map_chips_sold", chips["sold"])
+    if game_map is not None:
+        for pos, town in game_map.towns.items():
+            x, y = pos % 1024 - 512, pos // 1024 - 512
+            put("town", x, y, 1)
+            put("grape", x, y, 0 if town.grape is None else 1 + GRAPES.index(town.grape))
+    if "bets" in expansions:
+        bets = expansions["bets"]
+        for k in range(players):
+            set_seat(k, "bet_chips_in_supply", bets["supply_counts"][(seat + k) % players])
+        for chip in bets["supply"]:
+            set_game(f"own_chip_{chip}", 1)
+        for office in bets["offices"]:
+            put("bet_chips", office["x"], office["y"], len(office["chips"]))
+            for chip in office["chips"]:
+                if chip["seat"] == seat:
+                    put("own_bet", office["x"], office["y"], 1 + CHIPS.index(chip["chip"]))
+    set_game("tiles_left", view["tiles_left"])
+    set_game(f"phase_{view['phase']}", 1)
+    set_game("players", players)
+    set_game("to_move", view["to_move"] == seat and view["phase"] != "over")
+    tile = np.zeros(len(tile_catalogue()), np.uint8)
+    if view["current_tile"] is not None:
+        tile[tile_catalogue().index(view["current_tile"])] = 1
+    return {"board": board, "tile": tile, "vector": vector}
+
+
+@pytest.mark.parametrize(
+    "options", [pytest.param({"abbot": True, **FULL}, id="all"), pytest.param(BASE, id="base")]
+)
+def test_observations_equal_ones_made_from_the_view_alone(options: dict[str, Any]) -> None:
+    e = raw_env(**options)
+    e.reset(seed=9)
+    rng = random.Random(9)
+    compared = 0
+    while not (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
+        random_steps(e, rng, 7)
+        for seat, agent in enumerate(e.possible_agents):
+            ours = e.observe(agent)["observation"]
+            expected = observation_from_view(e.game.view(seat), e)
+            for key in ("board", "tile", "vector"):
+                assert np.array_equal(ours[key], expected[key]), (key, compared)
+            compared += 1
+    assert compared > 20
 
 
 def test_observation_is_the_same_when_only_hidden_state_differs() -> None:
