@@ -63,6 +63,30 @@ class Result:
         return data
 
 
+#: sources every report lists first, in this order, even when nothing was scored from them;
+#: others (garden, bet, map-chip, wine…) follow when some game scored them
+CORE_SOURCES = ("city", "road", "monastery", "field")
+
+
+def report_sources(points: Iterable[dict[str, int]]) -> list[str]:
+    """The sources a report lists, given points per source of every bot: the core ones, then
+    the others some game scored, by name."""
+    return list(CORE_SOURCES) + sorted({s for p in points for s in p} - set(CORE_SOURCES))
+
+
+def describe_options(options: GameOptions) -> str:
+    """``base game + map france + bets``: the game a batch plays, in words."""
+    parts = ["base game"]
+    if options.map:
+        parts.append(f"map {options.map}")
+    parts += [
+        name.replace("_", "-")
+        for name in ("river", "abbot", "bets", "map_chips")
+        if getattr(options, name)
+    ]
+    return " + ".join(parts)
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
     """A distinct, reproducible seed for each seat's bot in each game."""
     return game_seed * (MAX_PLAYERS + 1) + seat

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..game import MAX_PLAYERS, MIN_PLAYERS, GameOptions
-from .runner import Result, Task, entrant_labels
+from .runner import Result, Task, describe_options, entrant_labels, report_sources
 from .tallies import tally_layout
 
 SETTINGS_FILE = "tournament.json"
@@ -45,8 +45,6 @@ INTERVAL_SIGMAS = 1.96
 #: seatings in a round at most: the round is listed in memory (10 bots at tables of 6 make
 #: 151,200; 12 would make 665,280)
 MAX_SEATINGS = 200_000
-#: sources every report lists first, in this order; others follow when some game scored them
-CORE_SOURCES = ("city", "road", "monastery", "field")
 
 
 class TournamentError(Exception):
@@ -379,7 +377,7 @@ def build_report(
                     for measure, value in counts.items():
                         into[measure] = into.get(measure, 0) + value
     ratings = rater.current() if games else []
-    sources = list(CORE_SOURCES) + sorted({s for p in points for s in p} - set(CORE_SOURCES))
+    sources = report_sources(points)
     bots = []
     for entrant, label in enumerate(labels):
         played = len(scores[entrant])
@@ -501,18 +499,6 @@ def _table(head: list[str], rows: list[list[Any]]) -> list[str]:
     return lines
 
 
-def describe_options(options: dict[str, Any]) -> str:
-    parts = ["base game"]
-    if options.get("map"):
-        parts.append(f"map {options['map']}")
-    parts += [
-        name.replace("_", "-")
-        for name in ("river", "abbot", "bets", "map_chips")
-        if options.get(name)
-    ]
-    return " + ".join(parts)
-
-
 def format_markdown(report: dict[str, Any], plots: list[str]) -> str:
     """The report as Markdown: ratings, head to head, scores, points by source, the
     expansions' tallies, seats, and the plots (``plots``: their names, without suffix)."""
@@ -522,7 +508,7 @@ def format_markdown(report: dict[str, Any], plots: list[str]) -> str:
     lines = [
         "# Tournament",
         "",
-        f"{info['games']} games of {describe_options(info['options'])}, "
+        f"{info['games']} games of {describe_options(_options(info['options']))}, "
         f"tables of {', '.join(map(str, info['seats']))}, "
         f"seeds {seeds[0]}..{seeds[-1] if seeds else ''}; "
         f"{info['full_rounds']} full rounds of {info['seatings_per_round']} seatings.",
@@ -601,6 +587,10 @@ def format_markdown(report: dict[str, Any], plots: list[str]) -> str:
         lines += ["## Plots", ""]
         lines += [f"![{name}]({PLOTS_DIR}/{name}.svg)" for name in plots]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _options(stored: dict[str, Any]) -> GameOptions:
+    return GameOptions(**{**stored, "start_squares": None})  # for its description only
 
 
 def _percent(share: float | None) -> str | None:

@@ -39,7 +39,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, overload
 
-from ..batch.runner import LOCAL_RAY, Progress, Result, Task, entrant_labels, replay, run_tasks
+from ..batch.runner import (
+    LOCAL_RAY,
+    Progress,
+    Result,
+    Task,
+    describe_options,
+    entrant_labels,
+    replay,
+    report_sources,
+    run_tasks,
+)
 from ..bots import BOT_NAMES, check_bot_spec, split_bot_specs
 from ..expansions import build_expansions
 from ..game import Game, GameOptions
@@ -56,10 +66,6 @@ from .options import (
 Summary = Callable[[Sequence[Game]], list[str]]
 
 _SUMMARIES: dict[str, Summary] = {}
-
-#: sources every report lists first, in this order, even when nothing was scored from them;
-#: others (garden, bet, map-chip, wine…) follow when some game scored them
-CORE_SOURCES = ("city", "road", "monastery", "field")
 
 
 def register_summary(name: str, fn: Summary) -> None:
@@ -125,7 +131,7 @@ def build_report(
             seats[seat].add(result.scores[seat], win)
             for source, value in result.by_source[seat].items():
                 points[entrant][source] = points[entrant].get(source, 0) + value
-    sources = list(CORE_SOURCES) + sorted({s for p in points for s in p} - set(CORE_SOURCES))
+    sources = report_sources(points)
     bot_rows = []
     for tally, totals in zip(bots, points, strict=True):
         row = {"bot": tally.label, **tally.row()}
@@ -146,18 +152,6 @@ def build_report(
         "seats": [{"seat": int(t.label), **t.row()} for t in seats],
         "notes": notes,
     }
-
-
-def describe_options(options: GameOptions) -> str:
-    parts = ["base game"]
-    if options.map:
-        parts.append(f"map {options.map}")
-    parts += [
-        name.replace("_", "-")
-        for name in ("river", "abbot", "bets", "map_chips")
-        if getattr(options, name)
-    ]
-    return " + ".join(parts)
 
 
 def format_report(report: dict[str, Any], options: GameOptions) -> str:
