@@ -21,7 +21,7 @@ from carcassonne.web import create_app
 from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.rooms import GameServer, Principal
-from carcassonne.web.storage import SCHEMA_VERSION, StorageError
+from carcassonne.web.storage import SCHEMA_VERSION, News, StorageError
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CITY_STACK = ["base/E", "base/U", "base/V"]
@@ -178,3 +178,13 @@ def test_opening_twice_keeps_the_games(games_db: str) -> None:
     open_storage(games_db).create_game("g", {"players": 2}, HUMANS, None)
     again: Any = open_storage(games_db).load_game("g")
     assert again.options == {"players": 2} and again.actions == []
+
+
+def test_news_is_read_from_notifications_and_foreign_ones_have_all_read_again() -> None:
+    from carcassonne.web.pgstorage import _news
+
+    moved = '{"id": "g", "plies": 3, "moves": [[1, {"type": "pass"}]]}'
+    assert _news(moved) == News("g", 3, ((1, {"type": "pass"}),))
+    assert _news('{"id": "g"}') == News("g", None, ())  # expired: read from the database
+    assert _news("someone else's notification") is None
+    assert _news('{"plies": 3}') is None
