@@ -30,7 +30,7 @@ import pytest
 
 from carcassonne import Game, GameSetupError, IllegalAction, PlaceFigure, PlaceTile
 from carcassonne.board import encode
-from carcassonne.maps import MapDataError, bundled_maps, load_map, parse_map
+from carcassonne.maps import MAX_MAP_FILE_BYTES, MapDataError, bundled_maps, load_map, parse_map
 from carcassonne.tiles import tile_set
 from scenario import Step, paid, play, score_events
 
@@ -329,6 +329,17 @@ def test_map_file_is_loaded_once_until_it_changes(tmp_path: Path) -> None:
 def test_missing_map_file_is_a_setup_error(tmp_path: Path) -> None:
     with pytest.raises(MapDataError, match="cannot read map file"):
         load_map(str(tmp_path / "nowhere.json"))
+
+
+def test_a_map_file_over_the_size_limit_is_refused_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    # valid JSON, one byte over the limit: refused for its size, not for its content
+    path.write_text('"' + "x" * (MAX_MAP_FILE_BYTES - 1) + '"', encoding="utf-8")
+    with pytest.raises(
+        MapDataError,
+        match=f"huge.json: cannot read map file: larger than {MAX_MAP_FILE_BYTES} bytes",
+    ):
+        load_map(str(path))
 
 
 def test_unknown_map_name_is_a_setup_error() -> None:

@@ -366,6 +366,10 @@ def _geometry(
     return Geometry(name=name, squares=squares, printed=cities, border_sides=border)
 
 
+#: a map file larger than this is refused unread (the bundled France map is about 15 kB)
+MAX_MAP_FILE_BYTES = 1024 * 1024
+
+
 def load_map_file(path: str | Path) -> GameMap:
     """A map file, parsed again only when it changed (games share one object, and with it the
     Map-Chips setup tables cached per map)."""
@@ -376,7 +380,14 @@ def load_map_file(path: str | Path) -> GameMap:
         cached = _FILES.get(key)
         if cached is not None and cached[0] == stamp:
             return cached[1]
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with path.open("rb") as file:
+            raw = file.read(MAX_MAP_FILE_BYTES + 1)
+        if len(raw) > MAX_MAP_FILE_BYTES:
+            # a mistyped path (a disk image, a log) must not be read into memory whole
+            raise MapDataError(
+                f"{path}: cannot read map file: larger than {MAX_MAP_FILE_BYTES} bytes"
+            )
+        data = json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MapDataError(f"{path}: cannot read map file: {exc}") from exc
     game_map = parse_map(data, str(path))
