@@ -13,6 +13,7 @@ import importlib.util
 import os
 from collections.abc import Callable
 
+from ..bots import check_bot_spec, split_bot_specs
 from ..options import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .errors import CommandError
 
@@ -153,3 +154,11 @@ def writable_folder(flag: str, path: str) -> str:
     if not os.access(path, os.W_OK | os.X_OK):
         raise CommandError(f"{flag} {path}: the folder is not writable")
     return path
+
+
+def bot_specs(players: str) -> list[str]:
+    """The checked bot specs of a ``--players`` value (a bad one is an error naming the flag)."""
+    try:
+        return [check_bot_spec(spec) for spec in split_bot_specs(players)]
+    except ValueError as exc:
+        raise CommandError(f"--players: {exc}") from None

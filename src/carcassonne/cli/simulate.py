@@ -50,13 +50,14 @@ from ..batch.runner import (
     report_sources,
     run_tasks,
 )
-from ..bots import BOT_NAMES, check_bot_spec, split_bot_specs
+from ..bots import BOT_NAMES
 from ..expansions import build_expansions
 from ..game import Game, GameOptions
 from .errors import CommandError
 from .options import (
     add_game_options,
     add_runner_options,
+    bot_specs,
     int_in,
     options_from_args,
     runner_settings,
@@ -263,10 +264,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        names = [check_bot_spec(spec) for spec in split_bot_specs(args.players)]
-    except ValueError as exc:
-        raise CommandError(f"--players: {exc}") from None
+    names = bot_specs(args.players)
     first_seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     args.seed = first_seed
     options = options_from_args(args, players=len(names))

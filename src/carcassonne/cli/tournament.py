@@ -30,12 +30,13 @@ from ..batch.tournament import (
     build_report,
     format_markdown,
 )
-from ..bots import BOT_NAMES, check_bot_spec, split_bot_specs
+from ..bots import BOT_NAMES
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .errors import CommandError
 from .options import (
     add_game_options,
     add_runner_options,
+    bot_specs,
     int_in,
     options_from_args,
     runner_settings,
@@ -159,10 +160,7 @@ def run(args: argparse.Namespace) -> int:
 def requested_settings(args: argparse.Namespace, saved: Settings | None) -> Settings:
     """The settings the flags ask for; players, seats and seed default to the folder's."""
     if args.players is not None:
-        try:
-            players = tuple(check_bot_spec(spec) for spec in split_bot_specs(args.players))
-        except ValueError as exc:
-            raise CommandError(f"--players: {exc}") from None
+        players = tuple(bot_specs(args.players))
     elif saved is not None:
         players = saved.players
     else:
