@@ -354,14 +354,18 @@ def test_unfinished_bot_game_resumes_after_restart(games_db: str) -> None:
     db = games_db
     app = create_app(db, bot_delay=0)
     storage = app.state.storage
-    server = app.state.server
-    from carcassonne.web.protocol import parse_options, parse_seats
+    from carcassonne.web.protocol import options_to_json, parse_options, parse_seats
 
-    seats = parse_seats([BOT, BOT])
-    room, _ = server.create(seats, parse_options({"stack": CITY_STACK}, 2), False)
-    assert room.game.history == []  # no event loop yet: nothing moved
+    # stored as a server stopped before its bots moved leaves it (no lease held)
+    created = "resumed"
+    storage.create_game(
+        created,
+        options_to_json(parse_options({"stack": CITY_STACK, "seed": 1}, 2), True),
+        [{**seat, "digest": None} for seat in parse_seats([BOT, BOT])],
+        None,
+        bot_turn=True,
+    )
     with TestClient(create_app(db, bot_delay=0)) as client:
-        created = room.id
         for _ in range(200):
             info = client.get(f"/api/games/{created}/replay")
             if info.status_code == 200:

@@ -9,6 +9,7 @@ and requires the same answer from both, with the game unchanged.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -129,9 +130,9 @@ def test_a_map_chip_probe_answers_the_same_whatever_the_chip(tmp_path: Path) -> 
     moves = _moves_to_the_chip()
     tokens = []
     for chip in (Chip("light-blue", 1), Chip("light-blue", 2)):
-        room, links = server.create(parse_seats(HUMANS), options, False)
+        room, links = asyncio.run(server.create(parse_seats(HUMANS), options, False))
         for action in moves:
-            room.submit(Principal(frozenset({room.game.to_move})), [action])
+            asyncio.run(room.submit(Principal(frozenset({room.game.to_move})), [action]))
         face_down = room.game.expansion("map-chips").face_down
         square = encode(*CHIP_SQUARE)
         assert face_down[square] == Chip("light-blue", 1)  # the situation described above

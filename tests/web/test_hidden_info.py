@@ -74,7 +74,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
             },
         ).json()
         game_id, token = created["id"], created["seats"][0]["token"]
-        room = app.state.server.get(game_id)
+        room = app.state.server.rooms[game_id]
         chip_squares = {decode(pos) for pos in room.game.expansion("map-chips").face_down}
         received: list[dict[str, Any]] = []
         leaks: list[str] = []

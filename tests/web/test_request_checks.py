@@ -159,7 +159,7 @@ def test_an_act_without_ply_is_refused(client: Any) -> None:
     url = f"/api/games/{created['id']}/actions"
     response = client.post(url, headers=auth(token), json={"actions": [CLOSE_CITY]})
     assert response.status_code == 400 and "'ply'" in response.json()["message"]
-    assert client.app.state.server.get(created["id"]).game.history == []
+    assert client.app.state.server.rooms[created["id"]].game.history == []
 
 
 # ------------------------------------------------------------------------------ message rate

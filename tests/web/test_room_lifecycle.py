@@ -8,6 +8,7 @@ good, and every failure is answered with the documented JSON.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from pathlib import Path
@@ -50,7 +51,9 @@ def storage(games_db: str) -> Storage:
 
 
 def new_game(server: GameServer, creator: str = "10.0.0.1", **options: Any) -> Any:
-    room, _ = server.create(parse_seats(HUMANS), parse_options(options, 2), False, creator)
+    room, _ = asyncio.run(
+        server.create(parse_seats(HUMANS), parse_options(options, 2), False, creator)
+    )
     return room
 
 
@@ -82,17 +85,17 @@ def test_an_unused_room_leaves_memory_and_comes_back_unchanged(storage: Storage)
     clock = Clock()
     server = GameServer(storage, bot_delay=0, clock=clock)
     room = new_game(server, **ONE_TILE)
-    server.sweep()
+    asyncio.run(server.sweep())
     assert room.id in server.rooms  # recently used
     clock.now += IDLE_ROOM_SECONDS + 1
-    server.sweep()
+    asyncio.run(server.sweep())
     assert room.id not in server.rooms
     with pytest.raises(ProtocolError) as stale:  # the old object can no longer act
-        room.submit(seat0(), [action_from_json(CLOSE_CITY)])
+        asyncio.run(room.submit(seat0(), [action_from_json(CLOSE_CITY)]))
     assert stale.value.code == "stale"
-    again = server.get(room.id)
+    again = asyncio.run(server.get(room.id))
     assert again is not None and again is not room
-    again.submit(seat0(), [action_from_json(CLOSE_CITY)])
+    asyncio.run(again.submit(seat0(), [action_from_json(CLOSE_CITY)]))
     assert len(storage.load_game(room.id).actions) == 1
 
 
@@ -104,17 +107,17 @@ def test_abandoned_games_expire_and_finished_ones_stay(games_db: str, storage: S
     server = GameServer(storage, bot_delay=0, expire_after=3600, clock=clock)
     abandoned = new_game(server, **ONE_TILE)
     finished = new_game(server, **ONE_TILE)
-    finished.submit(seat0(), [action_from_json(CLOSE_CITY), action_from_json(PASS)])
+    asyncio.run(finished.submit(seat0(), [action_from_json(CLOSE_CITY), action_from_json(PASS)]))
     clock.now += 3599
-    server.sweep()
+    asyncio.run(server.sweep())
     assert storage.count_unfinished() == 1
     clock.now += 2
-    server.sweep()
+    asyncio.run(server.sweep())
     assert storage.count_unfinished() == 0
-    room = server.get(abandoned.id)
+    room = asyncio.run(server.get(abandoned.id))
     assert room is not None and room.expired == "it expired: nobody moved for 0.0416667 days"
     with pytest.raises(ProtocolError) as refused:
-        room.submit(seat0(), [action_from_json(CLOSE_CITY)])
+        asyncio.run(room.submit(seat0(), [action_from_json(CLOSE_CITY)]))
     assert refused.value.code == "expired"
     with TestClient(create_app(games_db, bot_delay=0)) as client:
         state = client.get(f"/api/games/{abandoned.id}/state").json()

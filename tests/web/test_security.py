@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 import random
 import re
@@ -310,7 +311,7 @@ def _hidden_info_room(db: Path) -> Any:
     app = create_app(db, bot_delay=0)
     seats = parse_seats(HUMANS)
     options = parse_options({"bets": True, "map": "france", "map_chips": True, "seed": 5}, 2)
-    room, _ = app.state.server.create(seats, options, False)
+    room, _ = asyncio.run(app.state.server.create(seats, options, False))
     game, rng = room.game, random.Random(3)
     for _ in range(600):
         bets, chips = game.expansion("bets"), game.expansion("map-chips")
@@ -340,7 +341,7 @@ def _everything_sent(room: Any) -> dict[str, Any]:
         (seat0, {"type": "place-tile", "x": placement.x, "y": placement.y, "rotation": 45}),
     ):
         with pytest.raises(ProtocolError) as refused:
-            room.submit(who, [action_from_json(data)])
+            asyncio.run(room.submit(who, [action_from_json(data)]))
         out["seat 0" if who is seat0 else "seat 1"].append(str(refused.value))
     return out
 
@@ -474,13 +475,13 @@ def live(tmp_path_factory: Any) -> Any:
         created = create(c, hotseat=True, bets=True, abbot=True, stack=stack)
         with c.websocket_connect(f"/ws/{created['id']}") as ws:
             hello(ws, created["hotseat_token"])
-            yield c.app.state.server.get(created["id"]), ws
+            yield c.app.state.server.rooms[created["id"]], ws
 
 
 def test_an_engine_failure_halfway_through_a_move_leaves_the_game_as_stored(client: Any) -> None:
     created = create(client, stack=CITY_STACK)
     game_id, token = created["id"], created["seats"][0]["token"]
-    room = client.app.state.server.get(game_id)
+    room = client.app.state.server.rooms[game_id]
     figure = {"type": "place-figure", "figure": "meeple", "location": "S"}
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         hello(ws, token)
@@ -509,7 +510,9 @@ def test_a_move_committed_but_never_broadcast_is_there_once_after_a_restart(
 ) -> None:
     app = create_app(db, bot_delay=0)
     seats = parse_seats(HUMANS)
-    room, links = app.state.server.create(seats, parse_options({"stack": CITY_STACK}, 2), False)
+    room, links = asyncio.run(
+        app.state.server.create(seats, parse_options({"stack": CITY_STACK}, 2), False)
+    )
     token = links["seats"][0]["token"]
 
     def power_cut(self: Any) -> None:
@@ -517,7 +520,7 @@ def test_a_move_committed_but_never_broadcast_is_there_once_after_a_restart(
 
     monkeypatch.setattr(rooms.Room, "broadcast", power_cut)
     with pytest.raises(SystemExit):
-        room.submit(Principal(frozenset({0})), [action_from_json(CLOSE_CITY)], 0)
+        asyncio.run(room.submit(Principal(frozenset({0})), [action_from_json(CLOSE_CITY)], 0))
     monkeypatch.undo()
 
     with TestClient(create_app(db, bot_delay=0)) as client:
@@ -546,8 +549,11 @@ def test_damaged_rows_break_only_their_own_game(db: Path) -> None:
     games = {}
     for name in ("good", "bad-json", "illegal", "options", "options-json", "seats", "bot"):
         seats = parse_seats(HUMANS if name != "bot" else [HUMAN, {"kind": "bot", "bot": "random"}])
-        room, links = server.create(seats, parse_options({"stack": CITY_STACK}, 2), False)
-        room.submit(Principal(frozenset({0})), [action_from_json(a) for a in (CLOSE_CITY, figure)])
+        room, links = asyncio.run(
+            server.create(seats, parse_options({"stack": CITY_STACK}, 2), False)
+        )
+        moves = [action_from_json(a) for a in (CLOSE_CITY, figure)]
+        asyncio.run(room.submit(Principal(frozenset({0})), moves))
         games[name] = (room.id, links["seats"][0]["token"])
     app.state.storage.close()
     _damage(
@@ -718,7 +724,7 @@ def test_unreadable_rows_break_only_their_own_game(db: Path) -> None:
     app = create_app(db, bot_delay=0)
     server, storage = app.state.server, app.state.storage
     seats, options = parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2)
-    damaged, _ = server.create(seats, options, False)
+    damaged, _ = asyncio.run(server.create(seats, options, False))
     server.rooms.clear()  # as after a restart: games are read again when asked for
 
     class DamagedPage:
@@ -735,9 +741,9 @@ def test_unreadable_rows_break_only_their_own_game(db: Path) -> None:
 
     storage._db = DamagedPage(storage._db)
     with pytest.raises(ProtocolError, match="its rows cannot be read .*malformed") as refused:
-        server.get(damaged.id)
+        asyncio.run(server.get(damaged.id))
     assert refused.value.code == "broken"
-    server.resume()  # starting up skips it
-    other, _ = server.create(seats, options, False)
-    other.submit(Principal(frozenset({0})), [action_from_json(CLOSE_CITY)])
+    asyncio.run(server.resume())  # starting up skips it
+    other, _ = asyncio.run(server.create(seats, options, False))
+    asyncio.run(other.submit(Principal(frozenset({0})), [action_from_json(CLOSE_CITY)]))
     assert len(storage.load_game(other.id).actions) == 1

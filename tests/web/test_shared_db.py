@@ -8,6 +8,7 @@ what only PostgreSQL does (news between processes) runs on it alone.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import time
 from pathlib import Path
@@ -38,15 +39,17 @@ def two_servers(games_db: str) -> tuple[GameServer, GameServer]:
 
 def test_a_ply_is_stored_once_and_the_second_server_answers_stale(games_db: str) -> None:
     first, second = two_servers(games_db)
-    room, _ = first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
-    other = second.get(room.id)
+    room, _ = asyncio.run(
+        first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
+    )
+    other = asyncio.run(second.get(room.id))
     assert other is not None and other.game.history == []
     # the same tile placed elsewhere: legal too, and not the move that will be stored
     beside = next(a for a in other.game.legal_actions() if action_to_json(a) != CLOSE_CITY)
-    room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0)
+    asyncio.run(room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0))
     # the second server has not heard of that move: the database refuses its ply 0
     with pytest.raises(ProtocolError) as refused:
-        other.submit(SEAT0, [beside], 0)
+        asyncio.run(other.submit(SEAT0, [beside], 0))
     assert refused.value.code == "stale"
     assert refused.value.args[0] == "the game has moved on: another move was stored first"
     # ... and it now shows the move that won, not its own
@@ -60,12 +63,14 @@ def test_a_client_ahead_of_its_server_is_not_told_stale(games_db: str) -> None:
     """A player who heard of a move through another server and answers it at once: this server
     reads the move first instead of refusing the answer."""
     first, second = two_servers(games_db)
-    room, _ = first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
-    other = second.get(room.id)
+    room, _ = asyncio.run(
+        first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
+    )
+    other = asyncio.run(second.get(room.id))
     assert other is not None
-    room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0)
+    asyncio.run(room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0))
     figure = room.game.legal_actions()[-1]  # the figure phase: pass
-    other.submit(SEAT0, [figure], 1)
+    asyncio.run(other.submit(SEAT0, [figure], 1))
     assert len(first.storage.load_game(room.id).actions) == 2  # type: ignore[union-attr]
 
 

@@ -196,8 +196,8 @@ def _server(request: Request | WebSocket) -> GameServer:
     return server
 
 
-def _room(request: Request) -> Room:
-    room = _server(request).get(request.path_params["game_id"])
+async def _room(request: Request) -> Room:
+    room = await _server(request).get(request.path_params["game_id"])
     if room is None:
         raise ProtocolError("there is no game with this id", "not-found")
     return room
@@ -308,29 +308,27 @@ async def create_game(request: Request) -> Response:
     if not isinstance(hotseat, bool):
         raise ProtocolError("'hotseat' must be true or false")
     creator = request.client.host if request.client else ""
-    room, links = _server(request).create(seats, options, hotseat, creator)
+    room, links = await _server(request).create(seats, options, hotseat, creator)
     return JSONResponse({**links, "game": room.public_info()}, status_code=201)
 
 
 async def game_info(request: Request) -> Response:
-    return JSONResponse(_room(request).public_info())
+    return JSONResponse((await _room(request)).public_info())
 
 
 async def game_state(request: Request) -> Response:
-    room = _room(request)
+    room = await _room(request)
     principal = room.authorise(_bearer(request))
     return JSONResponse({**room.welcome(principal), **room.state(principal)})
 
 
 async def game_actions(request: Request) -> Response:
-    # The body first: the room is looked up after the last await, so it cannot have left
-    # memory (and been loaded again as another object) before the actions are applied.
     data = await _json_body(request)
-    room = _room(request)
+    room = await _room(request)
     principal = room.authorise(_bearer(request))
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
         raise ProtocolError('the request must be {"actions": [...], "ply": n}')
-    room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
+    await room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
     return JSONResponse(room.state(principal))
 
 
@@ -345,7 +343,7 @@ async def _finished_game_answer(request: Request, kind: str, build: Callable[[Ro
     key = (kind, request.path_params["game_id"])
     body = cache.get(key)
     if body is None:
-        room = _room(request)
+        room = await _room(request)
         body = await asyncio.to_thread(lambda: _encode(build(room)))
         cache.put(key, body)
     return body
@@ -397,14 +395,14 @@ async def game_socket(websocket: WebSocket) -> None:
     game_id = websocket.path_params["game_id"]
     await websocket.accept()
 
-    def find_room() -> Room:
-        room = server.get(game_id)
+    async def find_room() -> Room:
+        room = await server.get(game_id)
         if room is None:
             raise ProtocolError("there is no game with this id", "not-found")
         return room
 
     try:
-        room = find_room()
+        room = await find_room()
     except ProtocolError as exc:
         await websocket.send_json(_error(exc.code, str(exc)))
         await websocket.close(code=4404 if exc.code == "not-found" else 4409)
@@ -459,7 +457,7 @@ async def game_socket(websocket: WebSocket) -> None:
                         raise ProtocolError("the first message must be hello")
                     # Looked up again: while the client was silent, an unused room may have
                     # left memory; a connection holds its room there from now on.
-                    room = find_room()
+                    room = await find_room()
                     principal = room.authorise(msg.get("token"))
                     conn = Connection(principal)
                     sender = asyncio.create_task(_send_loop(websocket, conn))
@@ -469,7 +467,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 elif kind == "ping":
                     reply({"type": "pong"})
                 elif kind == "act":
-                    room.submit(conn.principal, msg["actions"], msg["ply"])
+                    await room.submit(conn.principal, msg["actions"], msg["ply"])
                 elif kind == "hint":
                     if hint_task is not None and not hint_task.done():
                         raise ProtocolError("a hint is already on its way", "busy")
@@ -548,7 +546,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        server.start()
+        await server.start()
         try:
             yield
         finally:

@@ -14,9 +14,9 @@ processes add:
   notification;
 * schema changes are made under an advisory lock, so processes starting together do not race.
 
-The calls are synchronous on the event loop, like SQLite's: the room code relies on nothing
-else running between applying an action and committing it, and a statement on a nearby server
-is a fraction of a millisecond.  Waits are bounded (:data:`STATEMENT_TIMEOUT_MS`, the pool's
+The calls are synchronous and the server makes them in :data:`POOL_SIZE` threads
+(:meth:`~.storage.Storage.run`), one per pooled connection, so its event loop never waits for
+the database.  Waits are bounded (:data:`STATEMENT_TIMEOUT_MS`, the pool's
 checkout timeout) so that a database in trouble costs a failed move, never a stuck server.
 """
 
@@ -47,13 +47,14 @@ from .storage import (
 
 log = logging.getLogger("carcassonne.web")
 
-#: any statement taking longer fails (it blocks the server's event loop meanwhile)
+#: any statement taking longer fails (the move waiting for it fails, and the room stays as it was)
 STATEMENT_TIMEOUT_MS = 5000
 #: seconds to wait for a connection to the database, at start and from the pool
 CONNECT_TIMEOUT = 10
-#: connections each process keeps; the calls come from one event loop, one at a time, so a
-#: second one only bridges the moment a broken connection is replaced
-POOL_SIZE = 2
+#: connections each process keeps, and threads making the calls (one per connection): moves of
+#: different games are stored at the same time, while a burst waits for a thread rather than
+#: opening ever more connections
+POOL_SIZE = 4
 #: seconds between two attempts to listen again after the listening connection broke
 RELISTEN_DELAY = 1.0
 #: a notification's payload must be shorter than 8000 bytes: longer moves are not sent along
@@ -136,6 +137,7 @@ class PostgresStorage(Storage):
     """A PostgreSQL database shared by any number of server processes."""
 
     shared = True
+    threads = POOL_SIZE
 
     def __init__(self, url: str) -> None:
         self._url = url
@@ -183,6 +185,7 @@ class PostgresStorage(Storage):
             raise StorageError(f"{self.name}: database schema {version}, expected {SCHEMA_VERSION}")
 
     def close(self) -> None:
+        self._stop_threads()
         self._pool.close()
 
     @contextlib.contextmanager

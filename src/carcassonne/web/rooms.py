@@ -2,10 +2,12 @@
 
 A :class:`Room` wraps one engine :class:`~carcassonne.game.Game`.  The engine is the single
 source of truth: every action, from a browser, the HTTP API or a bot, goes through
-:meth:`Room.submit`, which checks who is acting, lets ``game.apply`` judge legality, commits the
-action to the database and only then tells the connected clients.  Everything runs on the
-server's one event loop and the path from ``apply`` to the commit never awaits, so two actions
-can never interleave in one process.  Several processes may serve one game (PostgreSQL): the
+:meth:`Room.submit`, which checks who is acting, lets ``game.apply`` judge legality on a copy of
+the game, commits the action to the database and only then makes the copy the game and tells the
+connected clients: a client never sees a move the database could lose, and a failed commit
+leaves the room as it was.  The commit runs in a storage thread while the event loop serves the
+other games; a lock per room keeps two moves of one game (and the catching up with moves made
+elsewhere) from interleaving.  Several processes may serve one game (PostgreSQL): the
 database stores each ply once, the process that comes second answers ``stale``, and each process
 hears of moves made elsewhere (:meth:`GameServer.start` listens) and pushes them to its clients.
 A game's bots are played by the one process holding their lease (see :mod:`.storage`).
@@ -177,6 +179,9 @@ class Room:
         #: connections per seat, for presence
         self._seat_conns: dict[int, int] = {}
         self.bots: dict[int, str] = {}
+        #: held while the game changes (a move from its apply to its commit, a catch-up), so
+        #: that changes of one game never interleave
+        self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
         #: ply -> the hint being computed or computed for it (only the current ply is kept)
         self._hints: dict[int, asyncio.Future[list[tuple[Any, float]]]] = {}
@@ -417,11 +422,13 @@ class Room:
         if game.to_move not in principal.seats:
             raise ProtocolError(f"it is seat {game.to_move + 1}'s move, not yours", "not-your-turn")
 
-    def submit(self, principal: Principal, actions: list[Any], ply: int | None = None) -> None:
+    async def submit(
+        self, principal: Principal, actions: list[Any], ply: int | None = None
+    ) -> None:
         """Apply ``actions`` in order for the principal, all or none; commit; broadcast.
 
         Raises :class:`ProtocolError` (game unchanged) if any action is not the principal's to
-        make or the engine refuses it.
+        make, the engine refuses it or it cannot be stored.
 
         A batch undone because a later action failed must not tell the sender anything it did
         not know when it sent the batch (or it could probe hidden information and take the
@@ -431,78 +438,89 @@ class Room:
         turn) may follow a draw or a revealed chip, and is sent on its own, once the earlier
         actions are committed.
         """
-        if self.evicted:
-            raise ProtocolError("the game was reloaded; send the move again", "stale")
-        if ply is not None and ply > len(self.game.history):
-            self.catch_up()  # the client heard of a move made through another process first
-        self._check_turn(principal, ply)
-        game = self.game
-        if len(actions) > 1 and game.phase != "tile":
-            raise ProtocolError(
-                "only a tile placement may be sent together with another action "
-                "(the figure action after it)",
-                "bad-message",
-            )
-        first_ply = len(game.history)
-        done: list[tuple[int, dict[str, Any]]] = []
-        try:
+        async with self._lock:
+            if self.evicted:
+                raise ProtocolError("the game was reloaded; send the move again", "stale")
+            if ply is not None and ply > len(self.game.history):
+                # the client heard of a move made through another process first
+                await self._catch_up(None)
+            self._check_turn(principal, ply)
+            if len(actions) > 1 and self.game.phase != "tile":
+                raise ProtocolError(
+                    "only a tile placement may be sent together with another action "
+                    "(the figure action after it)",
+                    "bad-message",
+                )
+            first_ply = len(self.game.history)
+            # The actions are applied to a copy, which becomes the game once they are stored:
+            # until then everyone sees the game as it was, and a refused action, an engine
+            # failure halfway or a failed commit leaves nothing to undo.
+            trial = self.game.copy()
+            done: list[tuple[int, dict[str, Any]]] = []
             for action in actions:
-                if game.is_over:
+                if trial.is_over:
                     raise ProtocolError("the game ended before this action", "game-over")
-                seat = game.to_move
+                seat = trial.to_move
                 if seat not in principal.seats:
                     raise ProtocolError(
                         f"action {len(done) + 1}: it is seat {seat + 1}'s move, not yours",
                         "not-your-turn",
                     )
                 try:
-                    game.apply(action)
+                    trial.apply(action)
                 except IllegalAction as exc:
                     raise ProtocolError(f"action {len(done) + 1}: {exc}", "illegal") from None
                 except Exception:
                     log.exception("game %s: the engine failed on %r", self.id, action)
+                    # The copy shares immutable parts with the game, and an engine that fails
+                    # may have gone wrong before this action: start again from what is stored.
+                    self.game = self._rebuild()
                     raise ProtocolError(
                         f"action {len(done) + 1}: the server failed on it", "server"
                     ) from None
                 done.append((seat, action_to_json(action)))
-        except ProtocolError as exc:
-            if done or exc.code == "server":
-                # The engine leaves the game unchanged only for a refused action; the earlier
-                # ones of the batch, or an action the engine failed on halfway, are undone by
-                # rebuilding from what is stored.
-                self.game = self._rebuild()
-            raise
-        self._commit(first_ply, done)
+            await self._commit(trial, first_ply, done)
         self.kick_bots()
 
-    def _commit(self, first_ply: int, done: list[tuple[int, dict[str, Any]]]) -> None:
-        """Store the actions just applied, then tell everyone; if they cannot be stored the game
-        is rebuilt without them and :class:`ProtocolError` is raised: ``stale`` when another
-        process stored this ply first (the room then shows its move), else ``server``."""
-        game = self.game
+    async def _commit(
+        self, trial: Game, first_ply: int, done: list[tuple[int, dict[str, Any]]]
+    ) -> None:
+        """Store ``done``, the actions that made ``trial`` of a copy of the game; then make it
+        the game and tell everyone.  If they cannot be stored the game stays as it was and
+        :class:`ProtocolError` is raised: ``stale`` when another process stored this ply first
+        (the room then shows its move), else ``server``.  The caller holds the lock."""
         try:
-            self.storage.append_actions(
-                self.id, first_ply, done, game.is_over, bot_turn=game.to_move in self.bots
+            await self.storage.run(
+                self.storage.append_actions,
+                self.id,
+                first_ply,
+                done,
+                trial.is_over,
+                bot_turn=trial.to_move in self.bots,
             )
         except StorageConflict:
-            self.game = self._rebuild()
-            self.catch_up()
+            await self._catch_up(None)
             raise ProtocolError(
                 "the game has moved on: another move was stored first", "stale"
             ) from None
         except Exception:
-            log.exception("game %s: cannot store actions; undoing them", self.id)
-            self.game = self._rebuild()
+            log.exception("game %s: cannot store actions; the game stays as it was", self.id)
             raise ProtocolError(
                 "the server could not save this move; try again", "server"
             ) from None
+        self.game = trial
         self.stored.actions.extend(done)
         self.broadcast()
 
-    def catch_up(self, news: News | None = None) -> None:
+    async def catch_up(self, news: News | None = None) -> None:
         """Apply what other server processes stored since this room's last action, and tell
         everyone: the moves ``news`` brings when they follow this room's last action, else what
         the database holds (nothing when ``news`` says this room has it all already)."""
+        async with self._lock:
+            await self._catch_up(news)
+
+    async def _catch_up(self, news: News | None) -> None:
+        """:meth:`catch_up`, the lock held."""
         have = len(self.stored.actions)
         if self.evicted or (news is not None and news.plies is not None and news.plies <= have):
             return
@@ -512,7 +530,7 @@ class Room:
             moves = list(news.moves)
         else:
             try:
-                moves, expired = self.storage.moves_since(self.id, have)
+                moves, expired = await self.storage.run(self.storage.moves_since, self.id, have)
             except StorageError:
                 log.exception("game %s: cannot read the moves made elsewhere", self.id)
                 return
@@ -614,10 +632,11 @@ class Room:
         return self.live and not self.evicted and self.game.to_move in self.bots
 
     def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to move (no-op when not on an event loop), unless
-        another process holds the lease on this game's bots: that one plays them.  The lease is
-        taken here, right after the commit that made a bot's turn, so that no process dies
-        between the two unnoticed (a game with a bot to move and no lease is taken over)."""
+        """Start the bot loop if a bot is to move (no-op when not on an event loop); the loop
+        ends at once if another process holds the lease on this game's bots: that one plays
+        them.  The lease is taken right after the commit that made a bot's turn, so that no
+        process dies between the two unnoticed (a game with a bot to move and no lease is
+        taken over)."""
         if not self._bot_to_move():
             return
         if self._bot_task is not None and not self._bot_task.done():
@@ -626,15 +645,13 @@ class Room:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return
-        try:
-            leased = self.storage.take_bot_lease(
-                self.id, self.owner, time.time() + BOT_LEASE_SECONDS
-            )
-        except StorageError as exc:
-            log.warning("game %s: cannot take the bot lease (%s); trying again", self.id, exc)
-            leased = True  # the loop takes it once the database answers again
-        if leased:
-            self._bot_task = loop.create_task(self._run_bots())
+        self._bot_task = loop.create_task(self._run_bots())
+
+    async def _take_bot_lease(self) -> bool:
+        """Hold (or renew) the lease on this game's bots; False if another process holds it."""
+        return await self.storage.run(
+            self.storage.take_bot_lease, self.id, self.owner, time.time() + BOT_LEASE_SECONDS
+        )
 
     def bot_seed(self, seat: int, ply: int) -> int:
         """The seed of the decision at ``ply`` by the bot of ``seat``: fixed by the game, so
@@ -648,16 +665,19 @@ class Room:
         worker that died or timed out, is tried again later, waiting twice as long each time
         (up to :data:`MAX_STORE_RETRY` seconds), so the bots go on by themselves once the
         database accepts writes again."""
+        try:
+            if not await self._take_bot_lease():
+                return
+        except StorageError as exc:
+            log.warning("game %s: cannot take the bot lease (%s); trying again", self.id, exc)
         delay = self.bot_delay
         while True:
             await asyncio.sleep(delay)
             if not self._bot_to_move():
-                self._release_bots()
+                await self._release_bots()
                 return
             try:
-                leased = self.storage.take_bot_lease(
-                    self.id, self.owner, time.time() + BOT_LEASE_SECONDS
-                )
+                leased = await self._take_bot_lease()
             except StorageError as exc:
                 log.warning("game %s: cannot renew the bot lease (%s); trying again", self.id, exc)
                 delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
@@ -685,29 +705,30 @@ class Room:
                 self.broken = f"the bot of seat {seat + 1} failed"
                 self.broadcast()
                 return
-            game = self.game
-            if not self._bot_to_move() or len(game.history) != first_ply:
-                continue  # the room changed while the worker thought (reloaded, stopped)
-            try:
-                game.apply(action)
-            except Exception:
-                log.exception("game %s: the bot of seat %d chose %r", self.id, seat, action)
-                self.game = self._rebuild()
-                self.broken = f"the bot of seat {seat + 1} failed"
-                self.broadcast()
-                return
-            try:
-                self._commit(first_ply, [(seat, action_to_json(action))])
-            except ProtocolError as exc:
-                if exc.code != "stale":  # stale: the ply was played elsewhere; go on from it
-                    delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
-            else:
-                delay = self.bot_delay
+            async with self._lock:
+                if not self._bot_to_move() or len(self.game.history) != first_ply:
+                    continue  # the room changed while the worker thought (reloaded, stopped)
+                trial = self.game.copy()
+                try:
+                    trial.apply(action)
+                except Exception:
+                    log.exception("game %s: the bot of seat %d chose %r", self.id, seat, action)
+                    self.game = self._rebuild()
+                    self.broken = f"the bot of seat {seat + 1} failed"
+                    self.broadcast()
+                    return
+                try:
+                    await self._commit(trial, first_ply, [(seat, action_to_json(action))])
+                except ProtocolError as exc:
+                    if exc.code != "stale":  # stale: the ply was played elsewhere; go on from it
+                        delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
+                else:
+                    delay = self.bot_delay
 
-    def _release_bots(self) -> None:
+    async def _release_bots(self) -> None:
         """No bot is to move: let go of the lease (it runs out anyway if this fails)."""
         try:
-            self.storage.release_bot_lease(self.owner, self.id)
+            await self.storage.run(self.storage.release_bot_lease, self.owner, self.id)
         except StorageError as exc:
             log.warning("game %s: cannot release the bot lease (%s)", self.id, exc)
 
@@ -787,6 +808,8 @@ EXPIRE_AFTER = 7 * 24 * 3600.0
 MAX_IDLE_ROOMS = 64
 #: seconds an unused room stays in memory at most
 IDLE_ROOM_SECONDS = 300.0
+#: ids drawn for a new game before giving up (each one is taken already with odds of 2**-48)
+ID_ATTEMPTS = 3
 #: seconds between two sweeps (expiry of abandoned games, unused rooms out of memory)
 SWEEP_EVERY = 30.0
 
@@ -830,8 +853,10 @@ class GameServer:
         #: database; the process id helps reading the database by hand)
         self.owner = f"{os.getpid()}-{secrets.token_hex(6)}"
         self._tasks: list[asyncio.Task[None]] = []
+        #: rooms catching up with news (kept referenced until done)
+        self._catching_up: set[asyncio.Task[None]] = set()
 
-    def create(
+    async def create(
         self, seats: list[dict[str, Any]], options: Any, hotseat: bool, creator: str = ""
     ) -> tuple[Room, dict[str, Any]]:
         """Create and store a game for the client at address ``creator``; returns the room and
@@ -854,7 +879,7 @@ class GameServer:
         # Only a game that can be set up may take another's place.
         creator_id = creator_digest(creator)
         try:
-            self._make_room_for(creator_id)
+            await self._make_room_for(creator_id)
         except StorageError:
             log.exception("cannot count the unfinished games")
             raise ProtocolError("the server cannot create games now; try again", "server") from None
@@ -869,24 +894,30 @@ class GameServer:
             stored_seats.append({**seat, "digest": digest})
         hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
         bot_first = stored_seats[first.to_move]["kind"] == "bot"
-        try:
+        # An id taken already (one chance in 2**48) is refused by the database: draw another.
+        for attempt in range(ID_ATTEMPTS):
             game_id = secrets.token_urlsafe(6)
-            while self.storage.load_game(game_id) is not None:
-                game_id = secrets.token_urlsafe(6)
-            self.storage.create_game(
-                game_id,
-                options_to_json(options, seed_chosen),
-                stored_seats,
-                hotseat_digest,
-                creator_id,
-                bot_turn=bot_first,
-            )
-        except StorageError:
-            log.exception("cannot store a new game")
+            try:
+                await self.storage.run(
+                    self.storage.create_game,
+                    game_id,
+                    options_to_json(options, seed_chosen),
+                    stored_seats,
+                    hotseat_digest,
+                    creator_id,
+                    bot_turn=bot_first,
+                )
+                break
+            except StorageConflict:
+                if attempt < ID_ATTEMPTS - 1:
+                    continue
+                log.exception("cannot store a new game")
+            except StorageError:
+                log.exception("cannot store a new game")
             raise ProtocolError(
                 "the server could not save the new game; try again", "server"
             ) from None
-        room = self.get(game_id)
+        room = await self.get(game_id)
         assert room is not None
         secrets_out = {
             "id": game_id,
@@ -896,26 +927,27 @@ class GameServer:
         room.kick_bots()
         return room, secrets_out
 
-    def _make_room_for(self, creator_id: str) -> None:
+    async def _make_room_for(self, creator_id: str) -> None:
         """Refuse a creator at its own cap; when the server is full, end the game of whoever
         holds the most unfinished games (more than the creator would after this one), nobody
         connected, least recently moved first: a flood hurts the flooder, not the next
         honest player.  Refuses (``too-many-games``) when there is no such game."""
-        mine = self.storage.count_unfinished(creator_id)
+        mine = await self.storage.run(self.storage.count_unfinished, creator_id)
         if mine >= self.max_games_per_address:
             raise ProtocolError(
                 f"you already have {mine} unfinished games on this server, its limit per "
                 "address; finish some first (abandoned games end after a while)",
                 "too-many-games",
             )
-        live = self.storage.count_unfinished()
+        live = await self.storage.run(self.storage.count_unfinished)
         if live < self.max_live_games:
             return
-        for game_id in self.storage.games_of_biggest_creators(more_than=mine + 1):
+        biggest = await self.storage.run(self.storage.games_of_biggest_creators, mine + 1)
+        for game_id in biggest:
             room = self.rooms.get(game_id)
             if room is not None and room.watched:
                 continue
-            self._expire(
+            await self._expire(
                 [game_id],
                 "it ended unfinished: the server was full and its creator held the most games",
             )
@@ -926,15 +958,15 @@ class GameServer:
             "too-many-games",
         )
 
-    def _expire(self, game_ids: list[str], reason: str) -> None:
-        self.storage.expire(game_ids, reason)
+    async def _expire(self, game_ids: list[str], reason: str) -> None:
+        await self.storage.run(self.storage.expire, game_ids, reason)
         for game_id in game_ids:
             room = self.rooms.get(game_id)
             if room is not None:
                 room.expire(reason)
         log.info("expired %d games: %s", len(game_ids), reason)
 
-    def get(self, game_id: str) -> Room | None:
+    async def get(self, game_id: str) -> Room | None:
         """The live game ``game_id`` (loaded from storage if need be); None if there is none.
 
         Raises :class:`ProtocolError` ("broken", with the reason) for a stored game that cannot
@@ -949,9 +981,13 @@ class GameServer:
         reason = self.unloadable.get(game_id)
         if reason is None:
             try:
-                stored = self.storage.load_game(game_id)
+                stored = await self.storage.run(self.storage.load_game, game_id)
                 if stored is None:
                     return None
+                loaded = self.rooms.get(game_id)  # by another request meanwhile
+                if loaded is not None:
+                    self._touch(game_id)
+                    return loaded
                 room = Room(stored, self.storage, self.bot_delay, self.owner)
                 self.rooms[game_id] = room
             except StorageError as exc:  # perhaps passing (a disk error): not remembered
@@ -985,29 +1021,31 @@ class GameServer:
         del self.rooms[room.id]
         del self._last_used[room.id]
 
-    def resume(self) -> None:
+    async def resume(self) -> None:
         """After a start: expire abandoned games, then load the unfinished ones so that their
         bots move on (a game that cannot be loaded is logged and left out)."""
-        self.expire_abandoned()
-        for game_id in self.storage.unfinished_game_ids():
+        await self.expire_abandoned()
+        for game_id in await self.storage.run(self.storage.unfinished_game_ids):
             try:
-                self.get(game_id)
+                await self.get(game_id)
             except ProtocolError:
                 continue
 
-    def expire_abandoned(self) -> None:
+    async def expire_abandoned(self) -> None:
         """End the unfinished games nobody has moved in for :attr:`expire_after` seconds."""
         if self.expire_after is None:
             return
-        abandoned = self.storage.idle_since(self.clock() - self.expire_after)
+        abandoned = await self.storage.run(
+            self.storage.idle_since, self.clock() - self.expire_after
+        )
         if abandoned:
             days = self.expire_after / 86400
-            self._expire(abandoned, f"it expired: nobody moved for {days:g} days")
+            await self._expire(abandoned, f"it expired: nobody moved for {days:g} days")
 
-    def sweep(self) -> None:
+    async def sweep(self) -> None:
         """Expire abandoned games; drop rooms unused for :data:`IDLE_ROOM_SECONDS`."""
         try:
-            self.expire_abandoned()
+            await self.expire_abandoned()
         except StorageError:
             log.exception("cannot expire abandoned games now")
         self._evict_unused(older_than=self.clock() - IDLE_ROOM_SECONDS)
@@ -1015,14 +1053,16 @@ class GameServer:
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
-            self.sweep()
+            await self.sweep()
 
-    def tend_bots(self) -> None:
+    async def tend_bots(self) -> None:
         """Renew this process's bot leases, and take over the bots nobody plays (their
         process died, or stopped between a commit and taking the lease)."""
         try:
-            self.storage.renew_bot_leases(self.owner, time.time() + BOT_LEASE_SECONDS)
-            orphaned = self.storage.orphaned_bot_games()
+            await self.storage.run(
+                self.storage.renew_bot_leases, self.owner, time.time() + BOT_LEASE_SECONDS
+            )
+            orphaned = await self.storage.run(self.storage.orphaned_bot_games)
         except StorageError:
             log.exception("cannot tend the bot leases now")
             return
@@ -1034,35 +1074,41 @@ class GameServer:
                 room.kick_bots()
                 continue
             with contextlib.suppress(ProtocolError):  # logged; the others go on
-                self.get(game_id)  # loading it kicks its bots
+                await self.get(game_id)  # loading it kicks its bots
 
     async def _tend_bots_forever(self) -> None:
         while True:
             await asyncio.sleep(LEASE_RENEW_EVERY)
-            self.tend_bots()
+            await self.tend_bots()
 
     def hear(self, news: News | None) -> None:
         """A process changed a game (perhaps this one: then its room has the change already),
-        or (None) news may have been missed: the rooms in memory catch up."""
+        or (None) news may have been missed: the rooms in memory catch up, each in a task of
+        its own (a room busy storing a move makes the news of the others wait for nothing)."""
         if news is None:
-            for room in list(self.rooms.values()):
-                room.catch_up()
-            return
-        changed = self.rooms.get(news.game_id)
-        if changed is not None:  # else it is read from the database when next asked for
-            changed.catch_up(news)
+            rooms = list(self.rooms.values())
+        else:  # a room not in memory is read from the database when next asked for
+            rooms = [room for room in (self.rooms.get(news.game_id),) if room is not None]
+        for room in rooms:
+            task = asyncio.get_running_loop().create_task(self._catch_up(room, news))
+            self._catching_up.add(task)
+            task.add_done_callback(self._catching_up.discard)
+
+    @staticmethod
+    async def _catch_up(room: Room, news: News | None) -> None:
+        try:
+            await room.catch_up(news)
+        except Exception:
+            log.exception("game %s: failed on news of it", room.id)
 
     async def _listen(self) -> None:
         async for news in self.storage.moves_elsewhere():
-            try:
-                self.hear(news)
-            except Exception:
-                log.exception("failed on news of game %s", news and news.game_id)
+            self.hear(news)
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """On the event loop: resume the games, sweep from time to time, keep the bot leases
         and (on a shared database) listen for moves made by other processes."""
-        self.resume()
+        await self.resume()
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._sweep_forever()),
@@ -1079,7 +1125,7 @@ class GameServer:
     def stop(self) -> None:
         """Stop the tasks and bots, and let go of the bot leases: another process (or this
         server started again) takes the bots over at once."""
-        for task in self._tasks:
+        for task in [*self._tasks, *self._catching_up]:
             task.cancel()
         self._tasks = []
         for room in self.rooms.values():

@@ -16,6 +16,12 @@ Seat tokens are stored as SHA-256 digests: the links are handed out once, at cre
 leaked database does not let anyone act for a seat.  Likewise a game's creator is kept only as a
 digest of its address, enough to count the unfinished games of each address.
 
+The methods are synchronous; the server calls them through :meth:`Storage.run`, in a few threads
+of the storage's own, so that its event loop serves every other socket while the database works
+(a commit's disk write, a round trip to PostgreSQL).  The threads are few (one for SQLite, whose
+writes are serialised anyway; one per pooled connection for PostgreSQL), so a burst of moves
+queues for them instead of opening ever more connections.
+
 A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinished, because
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
 ``bot_turn`` says a bot is to move; the process playing a game's bots holds a lease on them
@@ -25,17 +31,20 @@ computed by one process and another takes over when that one dies.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 SCHEMA_VERSION = 3
 
@@ -174,6 +183,10 @@ def _decode_actions(rows: list[Any]) -> tuple[list[tuple[int, dict[str, Any]]], 
     return decoded, None
 
 
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
 class Storage:
     """The storage contract, in SQL both backends run; a backend supplies transactions, reads
     and, if other processes share its database, news of their moves (:meth:`moves_elsewhere`).
@@ -183,6 +196,23 @@ class Storage:
     name: str
     #: whether other server processes may use the same database (moves arrive from elsewhere)
     shared = False
+    #: calls running at once (:meth:`run`'s threads): more would only wait for the database
+    threads = 1
+    _executor: ThreadPoolExecutor | None = None
+
+    async def run(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """``call(*args)``, a method of this storage, in one of its threads: the event loop goes
+        on serving meanwhile.  Calls beyond :attr:`threads` wait their turn in order."""
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="storage")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(call, *args, **kwargs))
+
+    def _stop_threads(self) -> None:
+        """For :meth:`close`: the calls under way end first."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
 
     def _transaction(self, what: str) -> contextlib.AbstractContextManager[Statements]:
         """One write, all or nothing; a failure is a :class:`StorageError` naming ``what``
@@ -457,6 +487,7 @@ class SqliteStorage(Storage):
             db.executescript(step)
 
     def close(self) -> None:
+        self._stop_threads()
         with self._lock:
             self._db.close()
 
