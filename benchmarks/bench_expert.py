@@ -11,6 +11,7 @@ then what the expert's searches cost: seconds and playouts per searched decision
     python benchmarks/bench_expert.py --games 100 --bets --map france --map-chips
     python benchmarks/bench_expert.py --games 60 --opponents greedy,greedy     # 3 players
     python benchmarks/bench_expert.py --games 100 --expert expert:iterations=40 --json
+    python benchmarks/bench_expert.py --games 100 --save runs/base.jsonl   # resumable
 
 Not a test: run it by hand and put the figures in ``benchmarks/README.md``.  With a time budget
 the figures depend on how busy the machine is (the searches get fewer playouts), so the cost
@@ -20,17 +21,16 @@ lines are part of the result.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
-import multiprocessing
 import signal
 import statistics
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
-from carcassonne.batch.runner import Result, bot_seed
+from carcassonne.batch.runner import Result, bot_seed, map_in_workers
 from carcassonne.bots import check_bot_spec, make_bot, split_bot_specs
 from carcassonne.bots.expert import ExpertBot
 from carcassonne.cli.options import add_game_options, options_from_args
@@ -91,34 +91,68 @@ def percentiles(values: list[float]) -> tuple[float, float, float]:
     return low, statistics.median(ordered), high
 
 
-def run(tasks: list[Task], jobs: int) -> list[Played]:
-    """Play the tasks; on Ctrl-C (or ``timeout -s INT``) stop and keep the finished games, so
-    a long run cut short still reports what it has.  Progress goes to stderr."""
-    played: list[Played] = []
-    wins = 0.0
-    context = multiprocessing.get_context("fork")
-    # Workers ignore Ctrl-C: the main process stops them, after keeping what they finished.
-    pool = context.Pool(jobs, initializer=_ignore_interrupts) if jobs > 1 else None
+def run(tasks: list[Task], jobs: int, save: Path | None) -> list[Played]:
+    """Play the tasks not already in ``save``, appending each finished game to it; on Ctrl-C or
+    SIGTERM stop and keep the finished games, so a long run cut short reports what it has and
+    the same command resumes it.  Progress goes to stderr."""
+    played = load_saved(save, tasks) if save else []
+    done = {p.result.index for p in played}
+    todo = [t for t in tasks if t.index not in done]
+    wins = sum(expert_share(p.result, len(tasks[0].specs)) for p in played)
+    if played:
+        print(f"resuming: {len(played)} games already in {save}", file=sys.stderr)
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
-        results = pool.imap_unordered(play, tasks) if pool else map(play, tasks)
-        for game in results:
+        for game in map_in_workers(play, todo, len(todo), jobs):
             played.append(game)
-            result = game.result
-            expert_seat = seat_order(result.index, len(tasks[0].specs), True).index(0)
-            if expert_seat in result.winners:
-                wins += 1 / len(result.winners)
+            if save:
+                with save.open("a") as handle:
+                    handle.write(json.dumps(played_to_json(game)) + "\n")
+            wins += expert_share(game.result, len(tasks[0].specs))
             print(f"{len(played)}/{len(tasks)} games, expert wins {wins:g}", file=sys.stderr)
     except KeyboardInterrupt:
         print(f"interrupted: reporting the {len(played)} finished games", file=sys.stderr)
-    finally:
-        if pool is not None:
-            with contextlib.suppress(KeyboardInterrupt):
-                pool.terminate()
     return played
 
 
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def expert_share(result: Result, players: int) -> float:
+    """The expert's part of a win: 1, a share of a tie, or 0."""
+    expert_seat = seat_order(result.index, players, True).index(0)
+    return 1 / len(result.winners) if expert_seat in result.winners else 0.0
+
+
+def settings_line(tasks: list[Task]) -> dict[str, object]:
+    """What must match for games saved by an earlier run to count in this one."""
+    first = tasks[0]
+    return {"specs": list(first.specs), "options": repr(first.options.with_(seed=None))}
+
+
+def played_to_json(game: Played) -> dict[str, object]:
+    return {"result": game.result.to_json(), "searches": game.searches}
+
+
+def load_saved(save: Path, tasks: list[Task]) -> list[Played]:
+    """Games an earlier run saved with the same settings (the file starts with them); a file of
+    other settings is refused rather than mixed in."""
+    settings = settings_line(tasks)
+    if not save.exists():
+        save.write_text(json.dumps(settings) + "\n")
+        return []
+    lines = save.read_text().splitlines()
+    if not lines or json.loads(lines[0]) != settings:
+        sys.exit(f"{save} holds games of other settings: choose another --save file")
+    indices = {t.index for t in tasks}
+    played = []
+    for line in lines[1:]:
+        data = json.loads(line)
+        result = Result(**data["result"])
+        if result.index in indices:
+            played.append(Played(result, [(s, n) for s, n in data["searches"]]))
+    return played
 
 
 def main() -> int:
@@ -130,6 +164,11 @@ def main() -> int:
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        help="append each finished game to this JSON-lines file; the same command resumes from it",
+    )
     add_game_options(parser, players=False)
     args = parser.parse_args()
     specs = [check_bot_spec(args.expert)] + [
@@ -147,7 +186,7 @@ def main() -> int:
         for i in range(args.games)
     ]
     start = time.perf_counter()
-    played = run(tasks, args.jobs)
+    played = run(tasks, args.jobs, args.save)
     seconds = time.perf_counter() - start
     if not played:
         print("no game finished", file=sys.stderr)

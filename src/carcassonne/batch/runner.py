@@ -13,16 +13,19 @@ moves only when a caller asked for them).  Workers need this package installed, 
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import logging
 import multiprocessing
+import os
 import signal
 import socket
+import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from ..bots import make_bot
 from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
@@ -30,6 +33,9 @@ from .tallies import Tallies, tally_game
 
 #: the ``ray_address`` that starts a Ray instance on this machine instead of joining a cluster
 LOCAL_RAY = "local"
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,26 +167,48 @@ def run_tasks(
     workers free up, so a long run never holds them all."""
     if ray_address is not None:
         yield from _ray_results(tasks, count, jobs, ray_address)
-    elif jobs == 1 or count == 1:
-        for task in tasks:
-            yield play_game(task)
     else:
-        pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts)
-        try:
-            yield from pool.imap_unordered(play_game, tasks, chunksize=batch_size(count, jobs))
-        except BaseException:  # an interrupt, an error, or the caller stopped reading
-            pool.terminate()
-            raise
-        else:  # let the workers end by themselves rather than be killed
-            pool.close()
-        finally:
-            pool.join()
+        yield from map_in_workers(play_game, tasks, count, jobs)
+
+
+def map_in_workers(
+    function: Callable[[T], R], items: Iterable[T], count: int, jobs: int
+) -> Iterator[R]:
+    """``function`` of each of ``count`` items, in the order they finish: in this process when
+    ``jobs`` is 1, else in ``jobs`` forked workers.  Ctrl-C, an error or the caller closing the
+    iterator stops the workers; a worker whose parent died (``kill -9``) stops too, rather than
+    play on for nobody."""
+    if jobs == 1 or count == 1:
+        yield from map(function, items)
+        return
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_leave_interrupts)
+    try:
+        yield from pool.imap_unordered(function, items, chunksize=batch_size(count, jobs))
+    except BaseException:  # an interrupt, an error, or the caller stopped reading
+        pool.terminate()
+        raise
+    else:  # let the workers end by themselves rather than be killed
+        pool.close()
+    finally:
+        pool.join()
 
 
 def _leave_interrupts() -> None:
     """In a worker: Ctrl-C is the parent's to handle (it stops the pool), so that the terminal
-    gets one "interrupted" line rather than a traceback from every worker."""
+    gets one "interrupted" line rather than a traceback from every worker; SIGTERM (how the
+    pool stops a worker) ends it quietly whatever handler the parent had; and the worker ends
+    with its parent (Linux), which a pool cannot arrange once the parent is killed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() == 1:  # the parent died before the call above
+            os._exit(1)
+
+
+#: prctl option: the signal a process gets when its parent dies (linux/prctl.h)
+PR_SET_PDEATHSIG = 1
 
 
 def _ray_results(tasks: Iterable[Task], count: int, cpus: int, address: str) -> Iterator[Result]:
