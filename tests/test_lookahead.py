@@ -47,6 +47,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             list(f.figures),
             list(f.cities),
             f.complete,
+            f.marks,
         )
         for f in game.seg_feature
     }

@@ -3,8 +3,8 @@
 Each placed segment belongs to exactly one :class:`Feature`; joining two segments merges the
 smaller feature into the larger and re-points its segments, so looking up a segment's feature is
 one list index and nothing is ever re-traced.  A feature keeps what scoring needs, updated as it
-grows: distinct squares, open edge count (complete at zero), coats of arms, figures, and for
-fields the city segments they border.
+grows: distinct squares, open edge count (complete at zero), coats of arms, marks (inns,
+cathedrals, trade goods), figures, and for fields the city segments they border.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ class Feature:
         "figures",
         "cities",
         "complete",
+        "marks",
     )
 
     def __init__(
@@ -34,6 +35,7 @@ class Feature:
         figures: list[tuple[int, str, int]],
         cities: list[int],
         complete: bool = False,
+        marks: dict[str, int] | None = None,
     ) -> None:
         self.kind = kind
         #: global ids of its segments, the first one where it started
@@ -48,6 +50,9 @@ class Feature:
         #: fields only: global ids of the city segments this field borders
         self.cities = cities
         self.complete = complete
+        #: mark -> how many of its segments carry it; None when none do, so that a base game
+        #: allocates nothing for marks
+        self.marks = marks
 
     @property
     def kind_name(self) -> str:
@@ -59,15 +64,31 @@ class Feature:
             counts[seat] = counts.get(seat, 0) + 1
         return counts
 
-    def majority(self) -> list[int]:
-        """Seats with the most figures here (all of them score in full on a tie)."""
+    def mark_count(self, mark: str) -> int:
+        marks = self.marks
+        return marks.get(mark, 0) if marks is not None else 0
+
+    def majority(self, strength: dict[str, int] | None = None) -> list[int]:
+        """Seats with the most figures here (all of them score in full on a tie).
+
+        ``strength`` weighs figure types (a large meeple counts 2, a builder 0; unlisted types
+        1); None, the usual case, counts every figure as one.  Seats whose figures weigh 0 in
+        all have no share, so a feature holding only such figures pays nobody.
+        """
         figures = self.figures
-        if len(figures) == 1:  # most features with figures: spare the counting
-            return [figures[0][0]]
-        counts = self.figure_counts()
+        if strength is None:
+            if len(figures) == 1:  # most features with figures: spare the counting
+                return [figures[0][0]]
+            counts = self.figure_counts()
+        else:
+            counts = {}
+            for seat, figure, _ in figures:
+                counts[seat] = counts.get(seat, 0) + strength.get(figure, 1)
         if not counts:
             return []
         best = max(counts.values())
+        if best == 0:
+            return []
         return sorted(seat for seat, n in counts.items() if n == best)
 
     def clone(self) -> Feature:
@@ -80,6 +101,7 @@ class Feature:
             self.figures.copy(),
             self.cities.copy(),
             self.complete,
+            self.marks.copy() if self.marks is not None else None,
         )
 
     def __repr__(self) -> str:

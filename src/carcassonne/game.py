@@ -16,7 +16,7 @@ constraint of each open square, and nothing is re-traced.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -136,6 +136,18 @@ def _figure_action(figure: str, location: str) -> PlaceFigure:
     return action
 
 
+# A feature next to a look-ahead placement as it was: the feature, its segment count, squares,
+# open edges, coats of arms, figure count, city count and marks (see Game._save_around).
+_SavedFeature = tuple[Feature, int, set[int], int, int, int, int, dict[str, int] | None]
+
+
+def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for mark in marks:
+        counts[mark] = counts.get(mark, 0) + 1
+    return counts
+
+
 def _overrides(ext: Expansion, hook: str) -> bool:
     return getattr(type(ext), hook) is not getattr(Expansion, hook)
 
@@ -191,9 +203,27 @@ class Game:
         "_after_scoring",
         "_end_of_turn",
         "_before_final",
+        "_figure_checks",
+        "_value_hooks",
+        "_points_hooks",
+        "figure_strength",
+        "joining_figures",
+        "small_city_scores_2",
+        "_extra_turn",
     )
 
-    def __init__(self, options: GameOptions | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        options: GameOptions | None = None,
+        *,
+        extra_expansions: Sequence[Expansion] = (),
+        **kwargs: Any,
+    ) -> None:
+        """A new game from ``options`` (or option keywords).
+
+        ``extra_expansions`` plug expansions the options do not name in after theirs (a test's
+        or an experiment's own rules); a record of such a game replays only with them.
+        """
         if options is _BLANK:
             return  # an empty shell that copy() fills in
         if options is None:
@@ -226,6 +256,9 @@ class Game:
             raise GameSetupError(f"meeples must be at least 1, not {meeples}")
         self.supply: list[dict[str, int]] = [{MEEPLE: meeples} for _ in range(self.players)]
         self.figure_kinds: dict[str, frozenset[int]] = {MEEPLE: MEEPLE_KINDS}
+        self.small_city_scores_2 = options.small_city_scores_2
+        #: whether the seat whose turn ends plays another one (:meth:`grant_extra_turn`)
+        self._extra_turn = False
         self.board: dict[int, PlacedTile] = {}
         self.seg_feature: list[Feature] = []
         self.seg_pos: list[int] = []
@@ -260,9 +293,23 @@ class Game:
         self._stage = _END_OF_TURN
         self.start_tile: TileType | None = None
 
-        self.expansions: list[Expansion] = build_expansions(options)
+        self.expansions: list[Expansion] = [*build_expansions(options), *extra_expansions]
+        strength: dict[str, int] = {}
+        joining: set[str] = set()
         for ext in self.expansions:
             self.figure_kinds.update(ext.figure_types)
+            strength.update(ext.figure_strength)
+            joining.update(ext.joining_figures)
+        if not options.farmers:
+            # The variant without farmers: no figure of any type stands on a field.
+            kinds = {figure: k - {FIELD} for figure, k in self.figure_kinds.items()}
+            self.figure_kinds = {figure: k for figure, k in kinds.items() if k}
+        #: figure type -> weight in majorities; None when every type weighs 1 (the fast case)
+        self.figure_strength = (
+            strength if any(weight != 1 for weight in strength.values()) else None
+        )
+        #: figure types that may join an occupied feature (Expansion.joining_figures)
+        self.joining_figures = frozenset(joining)
         self._bind_hooks()
         self.rng = random.Random(options.seed)
         self._setup()
@@ -277,6 +324,9 @@ class Game:
         self._after_scoring = [e for e in exts if _overrides(e, "after_scoring")]
         self._end_of_turn = [e for e in exts if _overrides(e, "end_of_turn")]
         self._before_final = [e for e in exts if _overrides(e, "before_final_scoring")]
+        self._figure_checks = [e for e in exts if _overrides(e, "figure_allowed")]
+        self._value_hooks = [e for e in exts if _overrides(e, "adjust_value")]
+        self._points_hooks = [e for e in exts if _overrides(e, "adjust_points")]
         self._squares = self.geometry.squares
 
     def expansion(self, name: str) -> Any:
@@ -529,6 +579,8 @@ class Game:
                     seg.coat_of_arms,
                     [],
                     [base + c for c in seg.cities] if seg.cities else [],
+                    False,
+                    _mark_counts(seg.marks) if seg.marks else None,
                 )
             )
             self.seg_pos.append(pos)
@@ -617,6 +669,13 @@ class Game:
             a.figures.extend(b.figures)
         if b.cities:
             a.cities.extend(b.cities)
+        if b.marks is not None:
+            marks = a.marks
+            if marks is None:
+                a.marks = b.marks.copy()
+            else:
+                for mark, n in b.marks.items():
+                    marks[mark] = marks.get(mark, 0) + n
         return a
 
     # ------------------------------------------------------------------------------ figures
@@ -629,15 +688,28 @@ class Game:
         seg_feature = self.seg_feature
         supply = self.supply[self.active]
         actions: list[Any] = [PASS]
+        checks = self._figure_checks
+        joining = self.joining_figures
         for figure, kinds in self.figure_kinds.items():
             if supply.get(figure, 0) <= 0:
                 continue
+            joins = figure in joining
             for i, seg in enumerate(segments):
-                if seg.kind in kinds and not seg_feature[base + i].figures:
-                    actions.append(_figure_action(figure, seg.location))
+                if seg.kind not in kinds:
+                    continue
+                feature = seg_feature[base + i]
+                if feature.figures and not joins:
+                    continue
+                if checks and not self._figure_allowed(figure, feature):
+                    continue
+                actions.append(_figure_action(figure, seg.location))
         for ext in self._figure_exts:
             actions.extend(ext.figure_actions(self))
         return actions
+
+    def _figure_allowed(self, figure: str, feature: Feature) -> bool:
+        seat = self.active
+        return all(ext.figure_allowed(self, seat, figure, feature) for ext in self._figure_checks)
 
     def _apply_figure(self, action: Any) -> None:
         if isinstance(action, PlaceFigure):
@@ -678,9 +750,19 @@ class Game:
         if index is None:
             return f"the tile just placed has no feature at {action.location!r}"
         seg = placed.orientation.segments[index]
+        kind = KIND_NAMES[seg.kind]
         if seg.kind not in self.figure_kinds[action.figure]:
-            return f"a {action.figure} cannot stand on a {KIND_NAMES[seg.kind]}"
-        return f"the {KIND_NAMES[seg.kind]} at {action.location} is already occupied"
+            return f"a {action.figure} cannot stand on a {kind}"
+        feature = self.seg_feature[placed.base + index]
+        if feature.figures and action.figure not in self.joining_figures:
+            return f"the {kind} at {action.location} is already occupied"
+        for ext in self._figure_checks:
+            if not ext.figure_allowed(self, self.active, action.figure, feature):
+                return (
+                    f"the {ext.name} rules do not allow a {action.figure} on the {kind} "
+                    f"at {action.location} now"
+                )
+        return f"{action!r} is not a legal action in phase 'figure'"
 
     def put_figure(self, seat: int, figure: str, segment: int) -> None:
         self.supply[seat][figure] -= 1
@@ -709,10 +791,18 @@ class Game:
 
     def feature_value(self, feature: Feature, final: bool) -> int:
         """What a feature pays now: completed (``final=False``) or at the end of the game."""
+        value = self._core_value(feature, final)
+        for ext in self._value_hooks:
+            value = ext.adjust_value(self, feature, final, value)
+        return value
+
+    def _core_value(self, feature: Feature, final: bool) -> int:
         kind = feature.kind
         tiles = len(feature.squares)
         if kind == CITY:
-            return (tiles + feature.coat_of_arms) * (1 if final else 2)
+            if final or (tiles == 2 and self.small_city_scores_2):
+                return tiles + feature.coat_of_arms  # the variant: a small city pays as unfinished
+            return (tiles + feature.coat_of_arms) * 2
         if kind == ROAD:
             return tiles
         if kind in CLOISTERS:
@@ -753,15 +843,14 @@ class Game:
 
     def score_feature(self, feature: Feature, reason: str) -> ScoreEvent:
         """Pay a road, city or cloister to its majority; completed ones return their figures."""
-        points = self.feature_value(feature, final=reason == "final")
-        winners = feature.majority()
-        for seat in winners:
-            self.scores[seat] += points
+        final = reason == "final"
+        points = self.feature_value(feature, final)
+        paid = self._pay(feature, final, points)
         event = ScoreEvent(
             turn=self.turn,
             source=feature.kind_name,
             reason=reason,
-            points={seat: points for seat in winners},
+            points=paid,
             tiles=len(feature.squares),
             coats_of_arms=feature.coat_of_arms,
             figures=feature.figure_counts(),
@@ -777,20 +866,33 @@ class Game:
         cities = self.bordering_cities(feature)
         complete = [c for c in cities if c.complete]
         points = 3 * len(complete)
-        winners = feature.majority()
-        for seat in winners:
-            self.scores[seat] += points
+        for ext in self._value_hooks:
+            points = ext.adjust_value(self, feature, True, points)
+        paid = self._pay(feature, True, points)
         event = ScoreEvent(
             turn=self.turn,
             source="field",
             reason="final",
-            points={seat: points for seat in winners},
+            points=paid,
             figures=feature.figure_counts(),
             squares=sorted(decode(p) for p in feature.squares),
             detail={"completed_cities": len(complete), "value": points},
         )
         self.events.append(event)
         return event
+
+    def majority(self, feature: Feature) -> list[int]:
+        """The seats that would score ``feature`` now (weighing figures as this game does)."""
+        return feature.majority(self.figure_strength)
+
+    def _pay(self, feature: Feature, final: bool, points: int) -> dict[int, int]:
+        paid = {seat: points for seat in feature.majority(self.figure_strength)}
+        for ext in self._points_hooks:
+            ext.adjust_points(self, feature, final, paid)
+        scores = self.scores
+        for seat, n in paid.items():
+            scores[seat] += n
+        return paid
 
     def bordering_cities(self, feature: Feature) -> list[Feature]:
         seen: dict[int, Feature] = {}
@@ -829,6 +931,17 @@ class Game:
 
     # ------------------------------------------------------------------------ decisions/flow
 
+    def grant_extra_turn(self) -> None:
+        """Let the active seat play one more full turn after this one (a builder's second tile).
+
+        Call it from ``after_scoring`` or ``end_of_turn`` (or resolving a decision queued
+        there), not earlier: a look-ahead placement would not take it back.  Granting twice in
+        one turn still gives one extra turn.  The history needs nothing more, as the hooks grant
+        it again when a record is replayed; the event log says so for readers.
+        """
+        self._extra_turn = True
+        self.log("extra-turn", self.active)
+
     def push_decision(self, decision: Decision) -> None:
         """Queue a decision (used by expansions); it is asked once earlier ones are resolved."""
         self._queue.append(decision)
@@ -842,7 +955,10 @@ class Game:
                 for ext in self._end_of_turn:
                     ext.end_of_turn(self)
             elif stage == _NEXT_TURN:
-                self.active = (self.active + 1) % self.players
+                if self._extra_turn:
+                    self._extra_turn = False
+                else:
+                    self.active = (self.active + 1) % self.players
                 self._start_turn()
                 return
             elif stage == _FINAL:
@@ -885,6 +1001,10 @@ class Game:
         other.options = self.options
         other.players = self.players
         other.figure_kinds = self.figure_kinds
+        other.figure_strength = self.figure_strength
+        other.joining_figures = self.joining_figures
+        other.small_city_scores_2 = self.small_city_scores_2
+        other._extra_turn = self._extra_turn
         other.turn = self.turn
         other.active = self.active
         other.to_move = self.to_move
@@ -964,7 +1084,7 @@ class Game:
 
     def _save_around(self, action: Any) -> tuple[Any, ...]:
         """What placing ``action``'s tile can change, saved for :meth:`_take_back`."""
-        features: list[tuple[Feature, int, set[int], int, int, int, int]] = []
+        features: list[_SavedFeature] = []
         try:
             pos = encode(action.x, action.y)
         except (AttributeError, ValueError, TypeError):
@@ -995,6 +1115,7 @@ class Game:
                             f.coat_of_arms,
                             len(f.figures),
                             len(f.cities),
+                            f.marks.copy() if f.marks is not None else None,
                         )
                     )
         hooked = self._after_place
@@ -1029,7 +1150,8 @@ class Game:
         if self.phase != "figure" or len(self.history) != history + 1:
             raise RuntimeError("the game moved on during a look-ahead placement")
         seg_feature = self.seg_feature
-        for f, segments, squares, open_edges, coat_of_arms, figures, cities in features:
+        for f, segments, squares, open_edges, coat_of_arms, figures, cities, marks in features:
+            f.marks = marks
             del f.segments[segments:]
             f.squares = squares
             f.open = open_edges

@@ -41,6 +41,10 @@ class GameOptions:
     #: map games: the two start squares used, first gets the start tile (None = random from seed)
     start_squares: tuple[str, str] | None = None
     seed: int | None = None
+    #: rule variant: a completed city of two tiles pays as an unfinished one (2, +1 per coat)
+    small_city_scores_2: bool = False
+    #: rule variant: False plays without farmers (no figure on a field, fields never score)
+    farmers: bool = True
     #: explicit draw order (tile ids), replacing the shuffled stack; the game ends when it is empty
     stack: tuple[str, ...] | None = None
 

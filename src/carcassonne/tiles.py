@@ -34,6 +34,10 @@ EDGE_LETTERS = {code: letter for letter, code in EDGE_CODES.items()}
 
 TILE_FORMAT = "carcassonne-tiles/1"
 KNOWN_CENTRES = ("monastery", "garden", "betting-office")
+#: marks a city or road segment may carry (``"marks"`` in the tile file), and on which kind:
+#: an inn by a road and a cathedral in a city (Inns & Cathedrals), the trade goods in a city
+#: (Traders & Builders).  The set is closed so that a typo fails on load, not silently in play.
+MARK_KINDS = {"inn": ROAD, "cathedral": CITY, "wine": CITY, "grain": CITY, "cloth": CITY}
 
 
 class TileDataError(ValueError):
@@ -45,7 +49,9 @@ class Segment:
     """One feature piece on a tile, in some orientation.
 
     ``edges`` are edge indices (0=N … 3=W) for cities and roads; ``halves`` are half-edge indices
-    (0=NL … 7=WR) for fields; ``cities`` are indices of the city segments a field borders.
+    (0=NL … 7=WR) for fields; ``cities`` are indices of the city segments a field borders;
+    ``marks`` are the symbols drawn on a city or road that expansions score (see
+    :data:`MARK_KINDS`).
     """
 
     kind: int
@@ -54,6 +60,7 @@ class Segment:
     halves: tuple[int, ...] = ()
     coat_of_arms: int = 0
     cities: tuple[int, ...] = ()
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -130,6 +137,7 @@ def _orient(tile: TileType, rotation: int) -> Orientation:
             halves=tuple(sorted(rotate_half(h, rotation) for h in s.halves)),
             coat_of_arms=s.coat_of_arms,
             cities=s.cities,
+            marks=s.marks,
         )
         for s in tile.segments
     )
@@ -175,7 +183,7 @@ def _location_name(
 def _signature(o: Orientation) -> tuple[Any, ...]:
     return (
         o.edges,
-        tuple(sorted((s.kind, s.edges, s.halves, s.coat_of_arms) for s in o.segments)),
+        tuple(sorted((s.kind, s.edges, s.halves, s.coat_of_arms, s.marks) for s in o.segments)),
         o.rivers,
     )
 
@@ -204,6 +212,20 @@ def _edge_list(tile_id: str, what: str, value: Any) -> tuple[int, ...]:
     if len(set(out)) != len(out):
         raise TileDataError(f"tile {tile_id}: {what} repeats an edge")
     return tuple(out)
+
+
+def _marks(tile_id: str, what: str, kind: int, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise TileDataError(f"tile {tile_id}: {what}: 'marks' must be a list")
+    for mark in value:
+        if mark not in MARK_KINDS:
+            raise TileDataError(f"tile {tile_id}: {what} has unknown mark {mark!r}")
+        if MARK_KINDS[mark] != kind:
+            raise TileDataError(
+                f"tile {tile_id}: {what} cannot carry mark {mark!r} "
+                f"(only a {KIND_NAMES[MARK_KINDS[mark]]} can)"
+            )
+    return tuple(sorted(value))
 
 
 def _list(tile_id: str, raw: dict[str, Any], key: str) -> list[Any]:
@@ -252,16 +274,32 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
         coa = city.get("coat_of_arms", 0)
         if coa not in (0, 1, 2) or isinstance(coa, bool):
             raise TileDataError(f"tile {tile_id}: city #{i + 1} has a bad coat_of_arms {coa!r}")
+        unknown = set(city) - {"edges", "coat_of_arms", "marks"}
+        if unknown:
+            raise TileDataError(f"tile {tile_id}: city #{i + 1} has unknown keys {sorted(unknown)}")
+        marks = _marks(tile_id, f"city #{i + 1}", CITY, city.get("marks", []))
         claim_edges(CITY, seg_edges, f"city #{i + 1}")
         for e in seg_edges:
             city_by_edge[EDGE_NAMES[e]] = len(segments)
-        segments.append(Segment(CITY, EDGE_NAMES[min(seg_edges)], seg_edges, coat_of_arms=coa))
+        segments.append(
+            Segment(CITY, EDGE_NAMES[min(seg_edges)], seg_edges, coat_of_arms=coa, marks=marks)
+        )
     for i, road in enumerate(_list(tile_id, raw, "roads")):
+        # A road is its list of edges, or {"edges": [...], "marks": [...]} when it has an inn.
+        marks = ()
+        if isinstance(road, dict):
+            unknown = set(road) - {"edges", "marks"}
+            if unknown:
+                raise TileDataError(
+                    f"tile {tile_id}: road #{i + 1} has unknown keys {sorted(unknown)}"
+                )
+            marks = _marks(tile_id, f"road #{i + 1}", ROAD, road.get("marks", []))
+            road = road.get("edges")
         seg_edges = _edge_list(tile_id, f"road #{i + 1}", road)
         if len(seg_edges) > 2:
             raise TileDataError(f"tile {tile_id}: road #{i + 1} touches more than two edges")
         claim_edges(ROAD, seg_edges, f"road #{i + 1}")
-        segments.append(Segment(ROAD, EDGE_NAMES[min(seg_edges)], seg_edges))
+        segments.append(Segment(ROAD, EDGE_NAMES[min(seg_edges)], seg_edges, marks=marks))
     for e, code in enumerate(edges):
         if code in (CITY_EDGE, ROAD_EDGE) and e not in owner:
             kind = "city" if code == CITY_EDGE else "road"

@@ -314,7 +314,7 @@ class Evaluator:
 
     def _estimate(self, game: Game, feature: Feature) -> Estimate:
         cities = tuple(game.bordering_cities(feature)) if feature.kind == FIELD else ()
-        return self.potential(game, feature), feature.majority(), is_done(game, feature), cities
+        return self.potential(game, feature), game.majority(feature), is_done(game, feature), cities
 
     def figure_gain(self, game: Game, figure: str, in_hand: int, feature: Feature) -> float:
         """How much a seat's value changes by standing a ``figure`` on unoccupied ``feature``.

@@ -3,7 +3,10 @@
 The core runs a turn as: draw → ``tile`` decision → :meth:`Expansion.after_tile_placed` →
 ``figure`` decision (plus :meth:`Expansion.figure_actions`) → core scoring →
 :meth:`Expansion.after_scoring` → :meth:`Expansion.end_of_turn` → next turn; and at the end:
-:meth:`Expansion.before_final_scoring` → core final scoring.
+:meth:`Expansion.before_final_scoring` → core final scoring.  Whenever the core works out what
+a feature pays, :meth:`Expansion.adjust_value` may change the value (an inn, a cathedral) and
+:meth:`Expansion.adjust_points` what each seat gets; :attr:`Expansion.figure_strength` weighs
+figures in majorities, and :meth:`Expansion.figure_allowed` restricts where figures go.
 
 Hooks never return control flow: an expansion that needs a seat to decide something queues a
 :class:`Decision` with :meth:`Game.push_decision`; the game then asks the owning expansion for the
@@ -45,6 +48,11 @@ class Expansion:
     name: ClassVar[str] = "expansion"
     #: figure types this expansion adds: name -> feature kinds it may stand on
     figure_types: ClassVar[dict[str, frozenset[int]]] = {}
+    #: weight of a figure type in majorities when it is not 1 (large meeple 2, builder 0)
+    figure_strength: ClassVar[dict[str, int]] = {}
+    #: figure types placed on a feature already occupied (a builder or pig joins its owner's
+    #: meeple there); where exactly is up to :meth:`figure_allowed`
+    joining_figures: ClassVar[frozenset[str]] = frozenset()
     #: tile sets this expansion shuffles into the land tiles
     tile_sets: ClassVar[tuple[str, ...]] = ()
     #: whether :meth:`setup` replaces the base start tile (``game.start_tile``)
@@ -64,6 +72,14 @@ class Expansion:
     def after_tile_placed(self, game: Game, placed: PlacedTile) -> None:
         """Step 1 effects of the tile just placed (e.g. collecting a map chip)."""
 
+    def figure_allowed(self, game: Game, seat: int, figure: str, feature: Feature) -> bool:
+        """Whether ``seat`` may put a ``figure`` on ``feature`` (of the tile just placed).
+
+        Asked, when overridden, for every placement the core would offer, of every figure type:
+        answer True for types this expansion does not restrict.
+        """
+        return True
+
     def figure_actions(self, game: Game) -> list[Any]:
         """Additional step-2 actions (e.g. recalling the abbot)."""
         return []
@@ -71,6 +87,19 @@ class Expansion:
     def apply_figure_action(self, game: Game, action: Any) -> bool:
         """Carry out a step-2 action this expansion offered; False if it is not ours."""
         return False
+
+    def adjust_value(self, game: Game, feature: Feature, final: bool, value: int) -> int:
+        """What ``feature`` pays, given ``value``, what the core (and earlier expansions) made
+        of it: a road, city or cloister completed (``final`` False) or at the end, and a field
+        at the end (``final`` True)."""
+        return value
+
+    def adjust_points(
+        self, game: Game, feature: Feature, final: bool, points: dict[int, int]
+    ) -> None:
+        """Change, in place, the points each seat of the majority gets for ``feature`` (seat ->
+        points, every seat the feature's value), just before they are paid (e.g. a pig raises
+        only its owner's points)."""
 
     def after_scoring(self, game: Game, completed: list[Feature]) -> None:
         """Step 3, after the core scored the features this turn completed."""
