@@ -14,11 +14,12 @@ from typing import Any
 class ScoreEvent:
     """Points paid for one reason.
 
-    ``source`` is what paid: ``city``, ``road``, ``monastery``, ``garden``, ``field``, or an
-    expansion's source (``bet``, ``map-chip``, ``wine``).  ``reason`` says when: ``completed``,
-    ``final``, ``abbot-recall``, …  ``points`` maps each scoring seat (for a feature: every seat
-    of its majority) to the points it gained, which can be 0 (a field bordering no completed
-    city, a losing bet).
+    ``source`` is what paid: ``city``, ``road``, ``monastery``, ``garden``, ``field``, ``inn`` (a
+    road with an inn), ``cathedral`` (a city with one), or an expansion's source (``bet``,
+    ``map-chip``, ``wine``); a feature's ``detail`` has its ``marks`` when it has any.
+    ``reason`` says when: ``completed``, ``final``, ``abbot-recall``, …  ``points`` maps each
+    scoring seat (for a feature: every seat of its majority) to the points it gained, which can
+    be 0 (a field bordering no completed city, a losing bet).
     """
 
     turn: int

@@ -210,6 +210,7 @@ class Game:
         "joining_figures",
         "small_city_scores_2",
         "_extra_turn",
+        "_scoring_marks",
     )
 
     def __init__(
@@ -327,6 +328,7 @@ class Game:
         self._figure_checks = [e for e in exts if _overrides(e, "figure_allowed")]
         self._value_hooks = [e for e in exts if _overrides(e, "adjust_value")]
         self._points_hooks = [e for e in exts if _overrides(e, "adjust_points")]
+        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks)
         self._squares = self.geometry.squares
 
     def expansion(self, name: str) -> Any:
@@ -846,16 +848,25 @@ class Game:
         final = reason == "final"
         points = self.feature_value(feature, final)
         paid = self._pay(feature, final, points)
+        source = feature.kind_name
+        detail: dict[str, Any] = {"value": points}
+        marks = feature.marks
+        if marks is not None:
+            detail["marks"] = dict(marks)
+            for mark in self._scoring_marks:
+                if mark in marks:
+                    source = mark
+                    break
         event = ScoreEvent(
             turn=self.turn,
-            source=feature.kind_name,
+            source=source,
             reason=reason,
             points=paid,
             tiles=len(feature.squares),
             coats_of_arms=feature.coat_of_arms,
             figures=feature.figure_counts(),
             squares=sorted(decode(p) for p in feature.squares),
-            detail={"value": points},
+            detail=detail,
         )
         self.events.append(event)
         if reason != "final":

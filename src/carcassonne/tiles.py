@@ -34,6 +34,8 @@ EDGE_LETTERS = {code: letter for letter, code in EDGE_CODES.items()}
 
 TILE_FORMAT = "carcassonne-tiles/1"
 KNOWN_CENTRES = ("monastery", "garden", "betting-office")
+#: location of a field that touches no tile edge (the middle of ``ic/C``, between four cities)
+ENCLOSED_FIELD = "inner"
 #: marks a city or road segment may carry (``"marks"`` in the tile file), and on which kind:
 #: an inn by a road and a cathedral in a city (Inns & Cathedrals), the trade goods in a city
 #: (Traders & Builders).  The set is closed so that a typo fails on load, not silently in play.
@@ -152,7 +154,7 @@ def _orient(tile: TileType, rotation: int) -> Orientation:
         for h in segment.halves:
             half_segment[h] = index
             locations[HALF_NAMES[h]] = index
-        if segment.kind in (MONASTERY, GARDEN):
+        if not segment.edges and not segment.halves:  # a cloister, or an enclosed field
             locations[segment.location] = index
     rivers = tuple(tuple(sorted(rotate_edge(e, rotation) for e in r)) for r in tile.rivers)
     return Orientation(
@@ -337,8 +339,8 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
                 raise TileDataError(f"tile {tile_id}: half-edge {name} is in two fields")
             half_owner[h] = i
             halves.append(h)
-        if not halves:
-            raise TileDataError(f"tile {tile_id}: field #{i + 1} touches no half-edge")
+        if not halves and any(not s.halves for s in segments if s.kind == FIELD):
+            raise TileDataError(f"tile {tile_id}: field #{i + 1} is a second enclosed field")
         cities = []
         refs = fld.get("cities", [])
         if not isinstance(refs, list):
@@ -350,7 +352,8 @@ def _parse_tile(set_name: str, raw: Any, provisional: bool) -> TileType:
         segments.append(
             Segment(
                 FIELD,
-                HALF_NAMES[min(halves)],
+                # a field touching no edge is enclosed in the tile (between four cities)
+                HALF_NAMES[min(halves)] if halves else ENCLOSED_FIELD,
                 halves=tuple(sorted(halves)),
                 cities=tuple(sorted(set(cities))),
             )

@@ -27,9 +27,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     import random
 
+    from mypy_extensions import mypyc_attr
+
     from ..features import Feature
     from ..game import Game, PlacedTile
     from ..tiles import Orientation
+else:
+
+    def mypyc_attr(*args: Any, **kwargs: Any) -> Any:
+        """The compiled build reads this decorator at build time; plain Python ignores it (and
+        need not have mypy_extensions installed)."""
+        return lambda cls: cls
 
 
 @dataclass(slots=True)
@@ -42,6 +50,9 @@ class Decision:
     data: Any = None
 
 
+# Interpreted subclasses allowed: an experiment's or a test's own expansion (``Game(...,
+# extra_expansions=[...])``) must plug into the compiled engine as into the plain one.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Expansion:
     """Base class: every hook is a no-op; subclasses override what they need."""
 
@@ -50,6 +61,9 @@ class Expansion:
     figure_types: ClassVar[dict[str, frozenset[int]]] = {}
     #: weight of a figure type in majorities when it is not 1 (large meeple 2, builder 0)
     figure_strength: ClassVar[dict[str, int]] = {}
+    #: marks that name what a feature's score came from (a road with an inn scores as ``inn``:
+    #: its ScoreEvent's source), so that summaries by source tell them apart
+    scoring_marks: ClassVar[tuple[str, ...]] = ()
     #: figure types placed on a feature already occupied (a builder or pig joins its owner's
     #: meeple there); where exactly is up to :meth:`figure_allowed`
     joining_figures: ClassVar[frozenset[str]] = frozenset()
