@@ -32,6 +32,7 @@ class GameOptions:
     river: bool = False
     abbot: bool = False
     bets: bool = False
+    inns_cathedrals: bool = False
     map: str | None = None
     map_chips: bool = False
     #: figures per seat; None = 7, or 9 on a map

@@ -87,9 +87,18 @@ def describe_options(options: GameOptions) -> str:
         parts.append(f"map {options.map}")
     parts += [
         name.replace("_", "-")
-        for name in ("river", "abbot", "bets", "map_chips")
+        for name in (
+            "river",
+            "abbot",
+            "bets",
+            "map_chips",
+            "inns_cathedrals",
+            "small_city_scores_2",
+        )
         if getattr(options, name)
     ]
+    if not options.farmers:
+        parts.append("no farmers")
     return " + ".join(parts)
 
 

@@ -65,6 +65,23 @@ def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> N
     group.add_argument("--river", action="store_true", help="play with the River (C3 box)")
     group.add_argument("--abbot", action="store_true", help="play with the Abbot (C3 box)")
     group.add_argument("--bets", action="store_true", help="play with The Bets")
+    group.add_argument(
+        "--inns-cathedrals",
+        action="store_true",
+        help="play with Inns & Cathedrals (inns, cathedrals, the large meeple)",
+    )
+    group.add_argument(
+        "--small-city-2",
+        dest="small_city_scores_2",
+        action="store_true",
+        help="rule variant: a completed city of two tiles scores 2, not 4",
+    )
+    group.add_argument(
+        "--no-farmers",
+        dest="farmers",
+        action="store_false",
+        help="rule variant: no figures on fields, fields never score",
+    )
     group.add_argument("--map", metavar="NAME", help="play on a map (e.g. 'france')")
     group.add_argument(
         "--map-chips", action="store_true", help="play with the map's Map-Chips (needs --map)"
@@ -102,6 +119,9 @@ def options_from_args(args: argparse.Namespace, players: int | None = None) -> G
         river=args.river,
         abbot=args.abbot,
         bets=args.bets,
+        inns_cathedrals=args.inns_cathedrals,
+        small_city_scores_2=args.small_city_scores_2,
+        farmers=args.farmers,
         map=args.map,
         map_chips=args.map_chips,
         meeples=args.meeples,

@@ -27,6 +27,10 @@ def build_expansions(options: GameOptions) -> list[Expansion]:
         from .abbot import Abbot
 
         expansions.append(Abbot())
+    if options.inns_cathedrals:
+        from .inns import InnsCathedrals
+
+        expansions.append(InnsCathedrals())
     if options.map_chips:
         from .mapchips import MapChips
 

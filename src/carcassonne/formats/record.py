@@ -55,7 +55,18 @@ _TOP_KEYS = {
     "moves",
     "result",
 }
-_BOOL_OPTIONS = ("river", "abbot", "bets", "map_chips")
+_BOOL_OPTIONS = (
+    "river",
+    "abbot",
+    "bets",
+    "map_chips",
+    "inns_cathedrals",
+    "small_city_scores_2",
+    "farmers",
+)
+#: options written only when they differ from their default, so that older records (and the
+#: records of games without them) read and write as before
+_OPTIONAL_OPTIONS = {"inns_cathedrals": False, "small_city_scores_2": False, "farmers": True}
 _OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}
 _TURN_KEYS = {"seat", "tile", "x", "y", "rotation", "figure", "recall", "actions", "comment"}
 _DISCARD_KEYS = {"discard", "comment"}
@@ -598,7 +609,13 @@ def record_from_game(
 
 def options_to_json(options: GameOptions) -> dict[str, Any]:
     """The rule options of a game as JSON (no seed, no stack: the record keeps those apart)."""
+    optional = {
+        key: getattr(options, key)
+        for key, default in _OPTIONAL_OPTIONS.items()
+        if getattr(options, key) != default
+    }
     return {
+        **optional,
         "players": options.players,
         "river": options.river,
         "abbot": options.abbot,

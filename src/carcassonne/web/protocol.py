@@ -65,8 +65,8 @@ def _expect_object(data: Any, what: str, allowed: set[str]) -> dict[str, Any]:
     return data
 
 
-def _bool(data: dict[str, Any], key: str, what: str) -> bool:
-    value = data.get(key, False)
+def _bool(data: dict[str, Any], key: str, what: str, default: bool = False) -> bool:
+    value = data.get(key, default)
     if not isinstance(value, bool):
         raise ProtocolError(f"{what}: {key!r} must be true or false")
     return value
@@ -178,6 +178,9 @@ def parse_options(data: Any, players: int) -> GameOptions:
             "bets",
             "map",
             "map_chips",
+            "inns_cathedrals",
+            "small_city_scores_2",
+            "farmers",
             "seed",
             "stack",
             "meeples",
@@ -219,6 +222,9 @@ def parse_options(data: Any, players: int) -> GameOptions:
         bets=_bool(opts, "bets", what),
         map=game_map,
         map_chips=_bool(opts, "map_chips", what),
+        inns_cathedrals=_bool(opts, "inns_cathedrals", what),
+        small_city_scores_2=_bool(opts, "small_city_scores_2", what),
+        farmers=_bool(opts, "farmers", what, default=True),
         meeples=meeples,
         copies=copies,
         start_squares=starts,

@@ -1,0 +1,305 @@
+"""Inns & Cathedrals (docs/rules.md §11) on concrete boards, with exact scores.
+
+The start tile is base/D at (0, 0): N city, E–W road through, S field.  Tiles used (§8.6):
+``ic/O`` is a straight road W–E with an inn (like base/U); ``ic/B`` is the cathedral, a city on
+all four sides.  base/W at rotation 0 (roads E, S, W ending at a crossroads) ends a road on
+either side; base/E (one city edge, N at rotation 0) closes a city side.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne.board import encode
+from carcassonne.expansions.bets import PlaceBet
+from carcassonne.expansions.inns import LARGE_MEEPLE
+from carcassonne.tiles import tile_set
+from scenario import paid, scenario, score_events, snapshot
+
+LARGE = LARGE_MEEPLE
+IC = {"inns_cathedrals": True}
+
+
+def segment(game: Game, x: int, y: int, location: str) -> int:
+    placed = game.board[encode(x, y)]
+    return placed.base + placed.orientation.locations[location]
+
+
+# ----------------------------------------------------------------------------------- tiles
+
+
+def test_the_box_has_18_tiles_with_6_inns_and_2_cathedrals() -> None:
+    tiles = tile_set("ic").tiles
+    assert sum(t.count for t in tiles) == 18
+    inns = [t for t in tiles for s in t.segments if "inn" in s.marks]
+    cathedrals = [t for t in tiles for s in t.segments if "cathedral" in s.marks]
+    assert sum(t.count for t in inns) == 6 and len({t.id for t in inns}) == 6
+    assert sum(t.count for t in cathedrals) == 2 and [t.name for t in cathedrals] == ["B"]
+
+
+def test_the_tiles_are_shuffled_in_with_the_base_game() -> None:
+    game = Game(players=2, inns_cathedrals=True, seed=4)
+    assert game.current_tile is not None
+    ids = [game.current_tile.id, *(t.id for t in game.stack)]
+    assert len(ids) == 71 + 18
+    assert sum(i.startswith("ic/") for i in ids) == 18
+
+
+# ------------------------------------------------------------------------------------ inns
+
+
+# ic/O east of the start tile with a meeple, then crossroads on both sides: 4 tiles
+INN_ROAD = [
+    ("ic/O", 1, 0, 0, ("meeple", "E")),
+    ("base/W", 2, 0, 0, None),
+    ("base/W", -1, 0, 0, None),
+]
+
+
+def test_a_completed_road_with_an_inn_scores_2_per_tile() -> None:
+    game = scenario(INN_ROAD, then=["base/B"], **IC)
+    assert paid(game) == [("inn", {0: 8})]
+    (event,) = score_events(game, "completed")
+    assert (event.tiles, event.detail) == (4, {"value": 8, "marks": {"inn": 1}})
+
+
+def test_the_same_road_without_an_inn_scores_1_per_tile() -> None:
+    steps = [("base/U", 1, 0, 0, ("meeple", "E")), *INN_ROAD[1:]]
+    assert paid(scenario(steps, then=["base/B"], **IC)) == [("road", {0: 4})]
+
+
+def test_two_inns_on_one_road_still_score_2_per_tile() -> None:
+    # ic/O, then ic/P (a curve W-S with an inn) turns the road south to a crossroads: 5 tiles
+    steps = [
+        ("ic/O", 1, 0, 0, ("meeple", "E")),
+        ("ic/P", 2, 0, 0, None),
+        ("base/W", 2, 1, 180, None),
+        ("base/W", -1, 0, 0, None),
+    ]
+    game = scenario(steps, then=["base/B"], **IC)
+    assert paid(game) == [("inn", {0: 10})]
+    assert score_events(game, "completed")[0].detail["marks"] == {"inn": 2}
+
+
+def test_an_incomplete_road_with_an_inn_scores_nothing_at_the_end() -> None:
+    game = scenario(INN_ROAD[:2], **IC)  # the west end stays open
+    (event,) = score_events(game, "final")
+    assert (event.source, event.points, event.tiles) == ("inn", {0: 0}, 3)
+    assert game.scores == [0, 0]
+
+
+def test_an_incomplete_road_without_an_inn_scores_1_per_tile_at_the_end() -> None:
+    steps = [("base/U", 1, 0, 0, ("meeple", "E")), INN_ROAD[1]]
+    game = scenario(steps, **IC)
+    assert paid(game, "final") == [("road", {0: 3})]
+
+
+def test_an_inn_on_a_road_end_counts_for_the_road_it_ends() -> None:
+    # ic/N: roads E (with the inn), S and W end at a crossroads; at rotation 180 the inn road
+    # runs W into the start road's east end.  base/W closes the start road's west end.
+    steps = [("ic/N", 1, 0, 180, ("meeple", "W")), ("base/W", -1, 0, 0, None)]
+    game = scenario(steps, then=["base/B"], **IC)
+    assert paid(game) == [("inn", {0: 6})]
+
+
+# ------------------------------------------------------------------------------ cathedrals
+
+# The cathedral (a city on all four sides) north of the start tile: its S side joins the start
+# city; base/E closes its N, E and W sides.  5 tiles, no coat of arms.
+CATHEDRAL_CITY = [
+    ("ic/B", 0, -1, 0, ("meeple", "N")),
+    ("base/E", 0, -2, 180, None),
+    ("base/E", 1, -1, 270, None),
+    ("base/E", -1, -1, 90, None),
+]
+
+
+def test_a_completed_city_with_a_cathedral_scores_3_per_tile() -> None:
+    game = scenario(CATHEDRAL_CITY, then=["base/B"], **IC)
+    assert paid(game) == [("cathedral", {0: 15})]
+    (event,) = score_events(game, "completed")
+    assert (event.tiles, event.coats_of_arms) == (5, 0)
+
+
+def test_a_cathedral_city_scores_3_per_coat_of_arms_too() -> None:
+    # base/M (city N-W with a coat of arms) at 180 closes the cathedral's N side with its S
+    # side and opens E, which a last base/E closes: 6 tiles + 1 coat of arms.
+    steps = [
+        CATHEDRAL_CITY[0],
+        ("base/M", 0, -2, 180, None),
+        *CATHEDRAL_CITY[2:],
+        ("base/E", 1, -2, 270, None),
+    ]
+    game = scenario(steps, then=["base/B"], **IC)
+    assert paid(game) == [("cathedral", {0: 21})]
+
+
+def test_an_incomplete_city_with_a_cathedral_scores_nothing_at_the_end() -> None:
+    game = scenario(CATHEDRAL_CITY[:3], **IC)
+    (event,) = score_events(game, "final")
+    assert (event.source, event.points, event.tiles) == ("cathedral", {0: 0}, 4)
+
+
+def test_both_cathedrals_in_one_city_still_score_3_per_tile() -> None:
+    steps = [
+        ("ic/B", 0, -1, 0, ("meeple", "N")),
+        ("ic/B", 0, -2, 0, None),
+        ("base/E", 0, -3, 180, None),
+        ("base/E", 1, -1, 270, None),
+        ("base/E", -1, -1, 90, None),
+        ("base/E", 1, -2, 270, None),
+        ("base/E-garden", -1, -2, 90, None),
+    ]
+    game = scenario(steps, then=["base/B"], **IC)
+    assert paid(game) == [("cathedral", {0: 24})]
+    assert score_events(game, "completed")[0].detail["marks"] == {"cathedral": 2}
+
+
+def test_a_farmer_counts_a_completed_cathedral_city_as_one_city() -> None:
+    # A farmer on the start tile's field between road and city borders the cathedral city.
+    game = Game(players=2, stack=tuple(s[0] for s in CATHEDRAL_CITY), **IC)
+    game.put_figure(1, "meeple", segment(game, 0, 0, "EL"))
+    for tile, x, y, rotation, figure in CATHEDRAL_CITY:
+        assert game.current_tile is not None and game.current_tile.id == tile
+        game.apply(PlaceTile(x, y, rotation))
+        game.apply(PlaceFigure(*figure) if figure else PASS)
+    assert paid(game) == [("cathedral", {0: 15}), ("field", {1: 3})]
+
+
+# ---------------------------------------------------------------------------- large meeple
+
+
+def test_every_player_has_one_large_meeple() -> None:
+    game = Game(players=6, inns_cathedrals=True, seed=0)
+    assert game.supply == [{"meeple": 7, LARGE: 1}] * 6
+
+
+@pytest.mark.parametrize("location", ["E", "NL", "ER"])
+def test_the_large_meeple_goes_where_a_meeple_goes(location: str) -> None:
+    game = Game(players=2, stack=("base/U", "base/U"), **IC)
+    game.apply(PlaceTile(1, 0, 0))
+    legal = set(game.legal_actions())
+    assert PlaceFigure(LARGE, location) in legal and PlaceFigure("meeple", location) in legal
+    game.apply(PlaceFigure(LARGE, location))
+    assert game.supply[0] == {"meeple": 7, LARGE: 0}
+
+
+def test_the_large_meeple_goes_on_a_monastery_but_not_a_garden() -> None:
+    game = Game(players=2, abbot=True, stack=("base/E-garden", "base/B", "base/U"), **IC)
+    game.apply(PlaceTile(0, 1, 180))
+    assert PlaceFigure(LARGE, "garden") not in set(game.legal_actions())
+    before = snapshot(game)
+    with pytest.raises(IllegalAction, match="large-meeple cannot stand on a garden"):
+        game.apply(PlaceFigure(LARGE, "garden"))
+    assert snapshot(game) == before
+    game.apply(PASS)
+    game.apply(PlaceTile(1, 1, 0))
+    assert PlaceFigure(LARGE, "monastery") in set(game.legal_actions())
+
+
+def test_one_large_meeple_only() -> None:
+    game = Game(players=2, stack=("base/U", "base/U", "base/U", "base/U"), **IC)
+    game.apply(PlaceTile(1, 0, 0))
+    game.apply(PlaceFigure(LARGE, "NL"))
+    game.apply(PlaceTile(-1, 0, 0))
+    game.apply(PASS)
+    game.apply(PlaceTile(2, 0, 0))
+    assert PlaceFigure("meeple", "E") in set(game.legal_actions())
+    assert PlaceFigure(LARGE, "E") not in set(game.legal_actions())
+    with pytest.raises(IllegalAction, match="seat 0 has no large-meeple left"):
+        game.apply(PlaceFigure(LARGE, "E"))
+
+
+def road_with(*figures: tuple[int, str, int, int]) -> Game:
+    """The start road closed by base/W on both sides (3 tiles), with ``figures`` (seat, type,
+    x, y) put on its segment of the start tile or of each base/W as it is placed."""
+    game = Game(players=2, stack=("base/W", "base/W", "base/B"), **IC)
+    at = {(0, 0): "E", (1, 0): "W", (-1, 0): "E"}
+
+    def put(x: int, y: int) -> None:
+        for seat, figure, fx, fy in figures:
+            if (fx, fy) == (x, y):
+                game.put_figure(seat, figure, segment(game, x, y, at[(x, y)]))
+
+    put(0, 0)
+    for x in (1, -1):
+        game.apply(PlaceTile(x, 0, 0))
+        put(x, 0)
+        game.apply(PASS)
+    return game
+
+
+def test_the_large_meeple_outweighs_one_meeple() -> None:
+    game = road_with((0, LARGE, 0, 0), (1, "meeple", 1, 0))
+    assert paid(game) == [("road", {0: 3})]
+
+
+def test_the_large_meeple_ties_with_two_meeples() -> None:
+    game = road_with((0, LARGE, 0, 0), (1, "meeple", 1, 0), (1, "meeple", -1, 0))
+    assert paid(game) == [("road", {0: 3, 1: 3})]
+
+
+def test_a_large_meeple_and_a_meeple_outweigh_two_meeples() -> None:
+    game = road_with((0, LARGE, 0, 0), (0, "meeple", 1, 0), (1, "meeple", -1, 0))
+    assert paid(game) == [("road", {0: 3})]
+
+
+def test_the_large_meeple_returns_after_scoring() -> None:
+    game = road_with((0, LARGE, 0, 0), (1, "meeple", 1, 0))
+    assert game.supply == [{"meeple": 7, LARGE: 1}, {"meeple": 7, LARGE: 1}]
+    assert not game.figures
+
+
+def test_a_large_farmer_outweighs_one_farmer() -> None:
+    # The strip of field between the start tile's road and city runs on into ic/O's north field
+    # (ic/O at (1, 0)); base/E at (0, -1) completes the city that strip borders.
+    game = Game(players=2, stack=("ic/O", "base/E"), **IC)
+    game.put_figure(0, LARGE, segment(game, 0, 0, "EL"))
+    game.apply(PlaceTile(1, 0, 0))
+    game.apply(PASS)
+    game.put_figure(1, "meeple", segment(game, 1, 0, "NL"))
+    game.apply(PlaceTile(0, -1, 180))
+    game.apply(PASS)
+    (field,) = score_events(game, "final")
+    assert (field.source, field.points, field.figures) == ("field", {0: 3}, {0: 1, 1: 1})
+
+
+# ------------------------------------------------------------------------- interactions
+
+
+def test_bets_count_the_tiles_of_a_road_with_an_inn() -> None:
+    """docs/rules.md D35: bets/07 at (1, 0) ends a road that runs west through the start tile,
+    ic/O and base/U to a crossroads: 5 tiles, paid 2 each for the inn, and the bets are settled
+    on 5 tiles (5/8+ wins 5; 4/7+ nothing), not on the 10 points."""
+    stack = ("bets/07", "ic/O", "base/U", "base/W", "base/B")
+    game = Game(players=2, bets=True, stack=stack, **IC)
+    game.apply(PlaceTile(1, 0, 0))
+    game.apply(PlaceFigure("meeple", "W"))
+    game.apply(PlaceBet("4/7+"))
+    game.apply(PlaceBet("5/8+"))
+    for x, tile in ((-1, "ic/O"), (-2, "base/U"), (-3, "base/W")):
+        assert game.current_tile is not None and game.current_tile.id == tile
+        game.apply(PlaceTile(x, 0, 0))
+        game.apply(PASS)
+    assert paid(game, "completed") == [("inn", {0: 10}), ("bet", {0: 0}), ("bet", {1: 5})]
+    assert game.scores == [10, 5]
+
+
+def test_bets_settle_on_an_unfinished_inn_road_that_scores_nothing() -> None:
+    """D35: at the end a chip still counts the tiles of its incomplete road, inn or not."""
+    stack = ("bets/07", "ic/O")
+    game = Game(players=2, bets=True, stack=stack, **IC)
+    game.apply(PlaceTile(1, 0, 0))
+    game.apply(PlaceFigure("meeple", "W"))
+    game.apply(PlaceBet("3/5"))
+    game.apply(PASS)
+    game.apply(PlaceTile(-1, 0, 0))  # the last tile: no bets, road 3 tiles, still open
+    game.apply(PASS)
+    assert paid(game, "final") == [("bet", {0: 3}), ("inn", {0: 0})]
+    assert game.scores == [3, 0]
+
+
+def test_d36_on_a_map_each_player_has_9_meeples_and_the_large_meeple() -> None:
+    game = Game(players=3, map="france", map_chips=True, inns_cathedrals=True, seed=2)
+    assert game.supply == [{"meeple": 9, LARGE: 1}] * 3
