@@ -88,7 +88,7 @@ def test_two_meeples_tie_with_a_figure_of_strength_2() -> None:
     assert paid(game) == [("road", {0: 3, 1: 3})]
 
 
-def test_figures_of_strength_0_alone_pay_nobody_and_return() -> None:
+def test_d39_figures_of_strength_0_alone_pay_nobody_and_return() -> None:
     game = giants_game((0, "ghost", 0, 0, "E"))
     (event,) = score_events(game, "completed")
     assert (event.source, event.points, event.figures) == ("road", {}, {0: 1})
@@ -260,19 +260,19 @@ def test_a_copy_grants_its_own_extra_turn() -> None:
 # ------------------------------------------------------------------------------ rule variants
 
 
-def test_a_completed_two_tile_city_scores_4_or_2_with_the_variant() -> None:
+def test_d37_a_completed_two_tile_city_scores_4_or_2_with_the_variant() -> None:
     steps = [("base/E", 0, -1, 180, ("meeple", "S"))]
     assert paid(scenario(steps, then=["base/U"])) == [("city", {0: 4})]
     assert paid(scenario(steps, then=["base/U"], small_city_scores_2=True)) == [("city", {0: 2})]
 
 
-def test_the_small_city_variant_leaves_bigger_cities_alone() -> None:
+def test_d37_the_small_city_variant_leaves_bigger_cities_alone() -> None:
     # base/F at rotation 90 (city N-S with a coat of arms) then base/E closing it: 3 tiles + coat.
     steps = [("base/F", 0, -1, 90, ("meeple", "N")), ("base/E", 0, -2, 180, None)]
     assert paid(scenario(steps, then=["base/U"], small_city_scores_2=True)) == [("city", {0: 8})]
 
 
-def test_without_farmers_no_figure_goes_on_a_field() -> None:
+def test_d38_without_farmers_no_figure_goes_on_a_field() -> None:
     game = Game(players=2, farmers=False, abbot=True, stack=("base/U", "base/U"))
     assert game.figure_kinds == {"meeple": frozenset({CITY, ROAD, 3}), "abbot": frozenset({3, 4})}
     game.apply(PlaceTile(1, 0, 0))

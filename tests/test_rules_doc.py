@@ -252,6 +252,29 @@ def test_river_tile_table_matches_the_tile_data() -> None:
         assert ("monastery" in tile.centre) == ("monastery" in features), letter
 
 
+def test_d30_inns_cathedrals_tile_table_matches_the_tile_data() -> None:
+    rows = table_rows("§8.6")
+    assert [row[0] for row in rows] == [chr(c) for c in range(ord("A"), ord("Q") + 1)]
+    assert sum(int(row[1]) for row in rows) == 18
+    for letter, copies, edges, cities, coat, roads, marks, centre, fields in rows:
+        tile = tile_named("ic", letter)
+        assert tile.count == int(copies), letter
+        assert edges_of(tile) == edges, letter
+        assert sum(s.coat_of_arms for s in tile.segments) == int(coat), letter
+        assert data_layout(tile) == table_layout(cities, roads, fields), letter
+        assert list(tile.centre) == ([] if centre == "–" else [centre]), letter
+        data_marks = {
+            (mark, frozenset(EDGE_NAMES[e] for e in s.edges))
+            for s in tile.segments
+            for mark in s.marks
+        }
+        table_marks = {
+            (mark, frozenset(where.split()))
+            for mark, where in re.findall(r"(\w+): ([NESW ]+)", marks)
+        }
+        assert data_marks == table_marks, letter
+
+
 def test_bookmaker_tile_table_matches_the_tile_data() -> None:
     rows = table_rows("§8.3")
     assert [row[0] for row in rows] == [f"{n:02}" for n in range(1, 11)]

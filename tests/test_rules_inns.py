@@ -29,7 +29,7 @@ def segment(game: Game, x: int, y: int, location: str) -> int:
 # ----------------------------------------------------------------------------------- tiles
 
 
-def test_the_box_has_18_tiles_with_6_inns_and_2_cathedrals() -> None:
+def test_d30_the_box_has_18_tiles_with_6_inns_and_2_cathedrals() -> None:
     tiles = tile_set("ic").tiles
     assert sum(t.count for t in tiles) == 18
     inns = [t for t in tiles for s in t.segments if "inn" in s.marks]
@@ -46,6 +46,15 @@ def test_the_tiles_are_shuffled_in_with_the_base_game() -> None:
     assert sum(i.startswith("ic/") for i in ids) == 18
 
 
+def test_d30_a_farmer_in_the_enclosed_field_scores_the_four_cities() -> None:
+    # ic/C north of the start tile: its S city closes with the start city at once; base/E closes
+    # its N city.  The farmer in the middle borders all four cities, two of them completed.
+    steps = [("ic/C", 0, -1, 0, ("meeple", "inner")), ("base/E", 0, -2, 180, None)]
+    game = scenario(steps, **IC)
+    (field,) = score_events(game, "final")
+    assert (field.source, field.points, field.detail["completed_cities"]) == ("field", {0: 6}, 2)
+
+
 # ------------------------------------------------------------------------------------ inns
 
 
@@ -57,7 +66,7 @@ INN_ROAD = [
 ]
 
 
-def test_a_completed_road_with_an_inn_scores_2_per_tile() -> None:
+def test_d34_a_completed_road_with_an_inn_scores_2_per_tile() -> None:
     game = scenario(INN_ROAD, then=["base/B"], **IC)
     assert paid(game) == [("inn", {0: 8})]
     (event,) = score_events(game, "completed")
@@ -69,7 +78,7 @@ def test_the_same_road_without_an_inn_scores_1_per_tile() -> None:
     assert paid(scenario(steps, then=["base/B"], **IC)) == [("road", {0: 4})]
 
 
-def test_two_inns_on_one_road_still_score_2_per_tile() -> None:
+def test_d31_two_inns_on_one_road_still_score_2_per_tile() -> None:
     # ic/O, then ic/P (a curve W-S with an inn) turns the road south to a crossroads: 5 tiles
     steps = [
         ("ic/O", 1, 0, 0, ("meeple", "E")),
@@ -135,13 +144,13 @@ def test_a_cathedral_city_scores_3_per_coat_of_arms_too() -> None:
     assert paid(game) == [("cathedral", {0: 21})]
 
 
-def test_an_incomplete_city_with_a_cathedral_scores_nothing_at_the_end() -> None:
+def test_d34_an_incomplete_city_with_a_cathedral_scores_nothing_at_the_end() -> None:
     game = scenario(CATHEDRAL_CITY[:3], **IC)
     (event,) = score_events(game, "final")
     assert (event.source, event.points, event.tiles) == ("cathedral", {0: 0}, 4)
 
 
-def test_both_cathedrals_in_one_city_still_score_3_per_tile() -> None:
+def test_d31_both_cathedrals_in_one_city_still_score_3_per_tile() -> None:
     steps = [
         ("ic/B", 0, -1, 0, ("meeple", "N")),
         ("ic/B", 0, -2, 0, None),
@@ -170,7 +179,7 @@ def test_a_farmer_counts_a_completed_cathedral_city_as_one_city() -> None:
 # ---------------------------------------------------------------------------- large meeple
 
 
-def test_every_player_has_one_large_meeple() -> None:
+def test_d33_six_players_each_have_one_large_meeple() -> None:
     game = Game(players=6, inns_cathedrals=True, seed=0)
     assert game.supply == [{"meeple": 7, LARGE: 1}] * 6
 
@@ -185,7 +194,7 @@ def test_the_large_meeple_goes_where_a_meeple_goes(location: str) -> None:
     assert game.supply[0] == {"meeple": 7, LARGE: 0}
 
 
-def test_the_large_meeple_goes_on_a_monastery_but_not_a_garden() -> None:
+def test_d32_the_large_meeple_goes_on_a_monastery_but_not_a_garden() -> None:
     game = Game(players=2, abbot=True, stack=("base/E-garden", "base/B", "base/U"), **IC)
     game.apply(PlaceTile(0, 1, 180))
     assert PlaceFigure(LARGE, "garden") not in set(game.legal_actions())
@@ -230,12 +239,12 @@ def road_with(*figures: tuple[int, str, int, int]) -> Game:
     return game
 
 
-def test_the_large_meeple_outweighs_one_meeple() -> None:
+def test_d32_the_large_meeple_outweighs_one_meeple() -> None:
     game = road_with((0, LARGE, 0, 0), (1, "meeple", 1, 0))
     assert paid(game) == [("road", {0: 3})]
 
 
-def test_the_large_meeple_ties_with_two_meeples() -> None:
+def test_d32_the_large_meeple_ties_with_two_meeples() -> None:
     game = road_with((0, LARGE, 0, 0), (1, "meeple", 1, 0), (1, "meeple", -1, 0))
     assert paid(game) == [("road", {0: 3, 1: 3})]
 
@@ -251,7 +260,7 @@ def test_the_large_meeple_returns_after_scoring() -> None:
     assert not game.figures
 
 
-def test_a_large_farmer_outweighs_one_farmer() -> None:
+def test_d32_a_large_farmer_outweighs_one_farmer() -> None:
     # The strip of field between the start tile's road and city runs on into ic/O's north field
     # (ic/O at (1, 0)); base/E at (0, -1) completes the city that strip borders.
     game = Game(players=2, stack=("ic/O", "base/E"), **IC)
@@ -265,11 +274,17 @@ def test_a_large_farmer_outweighs_one_farmer() -> None:
     assert (field.source, field.points, field.figures) == ("field", {0: 3}, {0: 1, 1: 1})
 
 
+def test_d38_without_farmers_the_large_meeple_stays_off_fields() -> None:
+    game = Game(players=2, farmers=False, stack=("base/U", "base/U"), **IC)
+    game.apply(PlaceTile(1, 0, 0))
+    assert set(game.legal_actions()) == {PASS, PlaceFigure("meeple", "E"), PlaceFigure(LARGE, "E")}
+
+
 # ------------------------------------------------------------------------- interactions
 
 
-def test_bets_count_the_tiles_of_a_road_with_an_inn() -> None:
-    """docs/rules.md D35: bets/07 at (1, 0) ends a road that runs west through the start tile,
+def test_d35_bets_count_the_tiles_of_a_road_with_an_inn() -> None:
+    """D35: bets/07 at (1, 0) ends a road that runs west through the start tile,
     ic/O and base/U to a crossroads: 5 tiles, paid 2 each for the inn, and the bets are settled
     on 5 tiles (5/8+ wins 5; 4/7+ nothing), not on the 10 points."""
     stack = ("bets/07", "ic/O", "base/U", "base/W", "base/B")
@@ -286,7 +301,7 @@ def test_bets_count_the_tiles_of_a_road_with_an_inn() -> None:
     assert game.scores == [10, 5]
 
 
-def test_bets_settle_on_an_unfinished_inn_road_that_scores_nothing() -> None:
+def test_d35_bets_settle_on_an_unfinished_inn_road_that_scores_nothing() -> None:
     """D35: at the end a chip still counts the tiles of its incomplete road, inn or not."""
     stack = ("bets/07", "ic/O")
     game = Game(players=2, bets=True, stack=stack, **IC)
