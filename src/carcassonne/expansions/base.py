@@ -24,20 +24,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+
+def _class_as_is(*attrs: str, **kwattrs: object) -> Any:
+    """Stands in for ``mypyc_attr`` where mypy_extensions is not installed: only the compiled
+    build reads that decorator, and it did so when it was built."""
+    return lambda cls: cls
+
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:
+    mypyc_attr = _class_as_is  # type: ignore[assignment]
+
+
 if TYPE_CHECKING:
     import random
-
-    from mypy_extensions import mypyc_attr
 
     from ..features import Feature
     from ..game import Game, PlacedTile
     from ..tiles import Orientation
-else:
-
-    def mypyc_attr(*args: Any, **kwargs: Any) -> Any:
-        """The compiled build reads this decorator at build time; plain Python ignores it (and
-        need not have mypy_extensions installed)."""
-        return lambda cls: cls
 
 
 @dataclass(slots=True)
