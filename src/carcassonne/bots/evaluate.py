@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..board import RING
+from ..expansions.inns import LARGE_MEEPLE
 from ..features import Feature
 from ..game import MEEPLE, Game
 from ..tiles import CITY, FIELD, ROAD
@@ -60,6 +61,9 @@ class Weights:
     meeple_in_hand: tuple[float, ...] = (6.0, 4.4, 3.4, 2.8, 2.4, 2.0, 2.0, 2.0, 2.0)
     #: value of any other figure type in hand (the abbot), at full time horizon
     other_figure_in_hand: float = 1.5
+    #: value of the large meeple in hand (Inns & Cathedrals): kept for a feature worth it, like a
+    #: scarce meeple, rather than spent on the first small one
+    large_meeple_in_hand: float = 5.0
     #: own turns left from which a figure in hand is worth its full value
     hand_horizon_turns: float = 8.0
 
@@ -198,6 +202,8 @@ class Evaluator:
                 total += completion(city.open)
             return 3.0 * total
         if kind in (CITY, ROAD):
+            if feature.marks is not None:
+                return self._marked_potential(game, feature)
             key = (kind, len(feature.squares), feature.open, feature.coat_of_arms)
             points = self._lines.get(key)
             if points is None:
@@ -222,6 +228,23 @@ class Evaluator:
             return base
         return base * (1.0 + self._completion(open_edges))
 
+    def _marked_potential(self, game: Game, feature: Feature) -> float:
+        """A road or city with marks (an inn, a cathedral, trade goods), whose expansion may pay
+        it differently: the same estimate as :meth:`_line_potential`, with the rates per tile
+        (and coat of arms) the game pays for it completed and at the end, weighed by the chance
+        it is completed.  For a plain road (1 and 1) or city (2 and 1) that is the same number;
+        an inn road's or cathedral city's gamble (double or nothing) shows."""
+        done = float(game.feature_value(feature, False))
+        if feature.open == 0:
+            return done
+        end = float(game.feature_value(feature, True))
+        if self.tiles_left == 0:
+            return end
+        units = len(feature.squares) + feature.coat_of_arms
+        growth = self.weights.growth_per_open_edge * feature.open * self.horizon(2.0)
+        chance = self._completion(feature.open)
+        return (units + growth) * (chance * done + (1.0 - chance) * end) / units
+
     def _cloister_potential(self, neighbours: int) -> float:
         if neighbours == 8:
             return 9.0
@@ -243,6 +266,8 @@ class Evaluator:
         if figure == MEEPLE:
             table = w.meeple_in_hand
             value = sum(table[: min(count, len(table))]) + table[-1] * max(0, count - len(table))
+        elif figure == LARGE_MEEPLE:
+            value = w.large_meeple_in_hand * count
         else:
             value = w.other_figure_in_hand * count
         return value * self.horizon(w.hand_horizon_turns)

@@ -60,7 +60,9 @@ LABEL_LETTERS = "abcdefgijkmnrstvwxyz"
 #: tile sizes to try, largest first, until the board fits the terminal
 BOARD_SIZES = (TILE_SIZE, (7, 5), (7, 3), (5, 3))
 #: score sources that are features on the board (the core's own scoring)
-FEATURE_SOURCES = ("city", "road", "monastery", "garden", "field")
+FEATURE_SOURCES = ("city", "road", "inn", "cathedral", "monastery", "garden", "field")
+#: what a road with an inn and a city with a cathedral pay per tile (and coat of arms), completed
+_MARKED_RATES = {"inn": ("road with an inn", 2), "cathedral": ("city with a cathedral", 3)}
 #: public expansion entries longer than this are left to the board and the log
 PANEL_PUBLIC_WIDTH = 60
 
@@ -283,11 +285,14 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         what = "Field"
         breakdown = f"{_plural(cities, 'completed city', 'completed cities')} × 3 = {value}"
     else:
-        what = source.capitalize() + (" completed" if reason == "completed" else " unfinished")
-        if source in ("city", "road"):
+        name, rate = _MARKED_RATES.get(source, (source, 0))
+        what = name.capitalize() + (" completed" if reason == "completed" else " unfinished")
+        if source in ("city", "road", "inn", "cathedral"):
             parts = [_plural(event.tiles, "tile")]
             if event.coats_of_arms:
                 parts.append(_plural(event.coats_of_arms, "coat of arms", "coats of arms"))
+            if rate:
+                parts[-1] += f" × {rate}" if reason == "completed" else " × 0 (unfinished)"
         elif reason == "completed":
             parts = ["surrounded"]
         else:
@@ -643,9 +648,9 @@ class _Session:
                 "  hint  the expert's best moves    u undo your last move    h this help    q quit",
                 self.bold("The board"),
                 f"  {ground}│ ─ road   ~ river   [M] monastery   (*) garden   <$> betting office",
-                "  ♦ coat of arms   ┏ ┛ corners: the tile placed last",
+                "  ♦ coat of arms   ⌂ inn   † cathedral   ┏ ┛ corners: the tile placed last",
                 "  dotted squares with letters: where the drawn tile fits",
-                f"  figures: {figures} (lowercase: abbot)",
+                f"  figures: {figures} (lowercase: abbot; doubled: large meeple)",
             ]
         )
 

@@ -36,6 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..expansions.inns import LARGE_MEEPLE as LARGE
 from ..tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, Orientation
 
 if TYPE_CHECKING:
@@ -85,6 +86,9 @@ _ROAD_CORNERS = {
     (2, 3): "┐",
     (0, 3): "┘",
 }
+#: what marks a road or city: an inn, a cathedral (other marks show their first letter)
+_MARK_GLYPHS = {"inn": "⌂", "cathedral": "†"}
+_MARK_FG = 88
 _CITY_CAP_DEPTH = 0.35  # how far a single-edge city reaches in (0 = edge, 1 = centre)
 # Where a figure of each edge / half-edge location prefers to stand, in (u, v) in [-1, 1]².
 _EDGE_ANCHORS = ((0.0, -0.6), (0.6, 0.0), (0.0, 0.6), (-0.6, 0.0))
@@ -143,6 +147,7 @@ class _Layout:
     centre_names: list[list[str]]  # centre feature name per cell ("" elsewhere)
     anchors: dict[int, tuple[int, int]]  # segment index -> (row, col) where its figure stands
     coats: list[tuple[int, int]]  # cells showing a coat of arms
+    marks: list[tuple[int, int, str]]  # (row, col, glyph) of the inns, cathedrals …
 
 
 def _wedge(u: float, v: float) -> int:
@@ -199,6 +204,8 @@ def _compute_layout(o: Orientation, size: tuple[int, int]) -> _Layout:
     field_halves = [h for h in range(8) if o.half_segment[h] >= 0]
     half_angles = [math.atan2(v, u) for u, v in _HALF_ANCHORS]
     city_segments = [i for i, s in enumerate(o.segments) if s.kind == CITY]
+    # a field touching no edge (between four cities) is the ground that no city covers
+    enclosed = [i for i, s in enumerate(o.segments) if s.kind == FIELD and not s.halves]
     for r in range(height):
         for c in range(width):
             u, v = uv(r, c)
@@ -208,7 +215,9 @@ def _compute_layout(o: Orientation, size: tuple[int, int]) -> _Layout:
                 angle = math.atan2(v, u) if (u or v) else 0.0
                 best = min(field_halves, key=lambda h: _angle_gap(angle, half_angles[h]))
                 seg = o.half_segment[best]
-            if seg < 0 and city_segments:  # no field at all (e.g. a printed large city)
+            if seg < 0 and enclosed:
+                seg = enclosed[0]
+            elif seg < 0 and city_segments:  # no field at all (e.g. a printed large city)
                 seg = city_segments[0]
                 kinds[r][c] = K_CITY
             segs[r][c] = seg
@@ -299,18 +308,25 @@ def _compute_layout(o: Orientation, size: tuple[int, int]) -> _Layout:
 
     anchors = {i: _anchor(o, i, segs, size) for i in range(len(o.segments))}
     coats = []
-    for i in city_segments:
-        if o.segments[i].coat_of_arms:
-            cells = _cells_by_distance(segs, i, _target(o, i), size)
-            spare = [cell for cell in cells if cell != anchors[i]]
-            if spare:
-                coats.append(spare[0])
-    return _Layout(kinds, segs, glyphs, centre_names, anchors, coats)
+    marks = []
+    taken = set(anchors.values())
+    for i, segment in enumerate(o.segments):
+        wanted = ["♦"] * segment.coat_of_arms if segment.kind == CITY else []
+        wanted += [_MARK_GLYPHS.get(mark, mark[:1]) for mark in segment.marks]
+        cells = _cells_by_distance(segs, i, _target(o, i), size) if wanted else []
+        spare = [cell for cell in cells if cell not in taken]
+        for glyph, (r, c) in zip(wanted, spare, strict=False):
+            taken.add((r, c))
+            if glyph == "♦":
+                coats.append((r, c))
+            else:
+                marks.append((r, c, glyph))
+    return _Layout(kinds, segs, glyphs, centre_names, anchors, coats, marks)
 
 
 def _target(o: Orientation, index: int) -> tuple[float, float]:
     seg = o.segments[index]
-    if seg.kind == FIELD:
+    if seg.kind == FIELD and seg.halves:
         return _HALF_ANCHORS[seg.halves[0]]
     if seg.edges:
         return _EDGE_ANCHORS[seg.edges[0]]
@@ -385,16 +401,28 @@ def tile_block(
         glyphs[r][c] = "♦"
         if colour:
             styles[r][c] = sgr(_COAT_FG, _CITY_BG[shade], bold=True)
+    for r, c, glyph in layout.marks:
+        glyphs[r][c] = glyph
+        if colour:
+            ground = _CITY_BG[shade] if layout.kinds[r][c] == K_CITY else _FIELD_BG[shade]
+            styles[r][c] = sgr(_MARK_FG, ground, bold=True)
     locations = orientation.locations
+    symbols = {*layout.coats, *((r, c) for r, c, _ in layout.marks)}
     for location, seat, figure in figures:
         index = locations.get(location)
         if index is None:
             continue
         r, c = layout.anchors[index]
         letter = seat_letter(seat)
-        glyphs[r][c] = letter.lower() if figure == "abbot" else letter
         _, _, bg, fg = SEATS[seat % len(SEATS)]
-        styles[r][c] = sgr(fg, bg, bold=True)
+        # the large meeple takes two cells (its letter twice), the abbot is a lowercase letter
+        cells = [(r, c)]
+        if figure == LARGE:
+            beside = [(r, x) for x in (c + 1, c - 1) if 0 <= x < width]
+            cells.append(([cell for cell in beside if cell not in symbols] or beside)[0])
+        for fr, fc in cells:
+            glyphs[fr][fc] = letter.lower() if figure == "abbot" else letter
+            styles[fr][fc] = sgr(fg, bg, bold=True)
     for location, label in (marks or {}).items():
         index = locations.get(location)
         if index is None:

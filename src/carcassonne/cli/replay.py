@@ -79,6 +79,12 @@ def _setup_text(game: Game) -> str:
     options = game.options
     parts = ["base game"]
     parts += [name for name in ("river", "abbot", "bets") if getattr(options, name)]
+    if options.inns_cathedrals:
+        parts.append("inns & cathedrals")
+    if options.small_city_scores_2:
+        parts.append("small cities score 2")
+    if not options.farmers:
+        parts.append("no farmers")
     if options.map:
         parts.append(f"map {options.map}" + (" with map chips" if options.map_chips else ""))
     return f"{game.players} players, {', '.join(parts)}"

@@ -22,7 +22,7 @@ from ..tiles import (
     tile_set,
 )
 
-TILE_SETS = ("base", "river", "bets")
+TILE_SETS = ("base", "river", "bets", "ic")
 
 
 def orientation_json(o: Orientation) -> dict[str, Any]:
@@ -37,6 +37,7 @@ def orientation_json(o: Orientation) -> dict[str, Any]:
                 "halves": [HALF_NAMES[h] for h in s.halves],
                 "coat_of_arms": s.coat_of_arms,
                 "cities": list(s.cities),
+                "marks": list(s.marks),
             }
             for s in o.segments
         ],

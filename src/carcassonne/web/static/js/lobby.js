@@ -38,7 +38,10 @@ export function mountLobby(container) {
   container.appendChild(page);
   const state = {
     seats: [{ kind: "human", name: "" }, { kind: "bot:random", name: "" }],
-    options: { river: false, abbot: false, bets: false, map: false, map_chips: false },
+    options: {
+      river: false, abbot: false, bets: false, inns_cathedrals: false, map: false, map_chips: false,
+      small_city_scores_2: false, no_farmers: false,
+    },
     seed: "",
     hotseat: false,
     created: null,
@@ -115,6 +118,9 @@ export function mountLobby(container) {
         river: state.options.river,
         abbot: state.options.abbot,
         bets: state.options.bets,
+        inns_cathedrals: state.options.inns_cathedrals,
+        small_city_scores_2: state.options.small_city_scores_2,
+        farmers: !state.options.no_farmers,
         map: state.options.map ? "france" : null,
         map_chips: state.options.map_chips,
         seed: state.seed.trim() === "" ? null : Number(state.seed),
@@ -184,7 +190,10 @@ export function mountLobby(container) {
       }, `+ ${t("lobby.add_seat")}`),
       html("h3", { style: "margin-top:1rem" }, t("lobby.options")),
       html("div", { class: "options" },
-        option("river", state.options.map), option("abbot"), option("bets"), option("map"), option("map_chips", !state.options.map)),
+        option("river", state.options.map), option("abbot"), option("bets"), option("inns_cathedrals"),
+        option("map"), option("map_chips", !state.options.map)),
+      html("h3", { style: "margin-top:1rem" }, t("lobby.variants")),
+      html("div", { class: "options" }, option("small_city_scores_2"), option("no_farmers")),
       html("div", { class: "row" },
         html("label", {}, html("input", {
           type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,

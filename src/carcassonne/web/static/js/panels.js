@@ -29,7 +29,7 @@ function names(seats, list) {
   return t("list.and", { first: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
 }
 
-const SUPPLY_ICONS = { meeple: "♟", abbot: "✝" };
+const SUPPLY_ICONS = { meeple: "♟", abbot: "✝", "large-meeple": "♜" };
 
 /** Scores, figures left and who is to move; `gains` shows what each seat just scored. */
 export function scoresPanel(info, view, { you = [], gains = [], online = null } = {}) {
@@ -183,6 +183,9 @@ export function tileName(tileId) {
   if (roads === 1) parts.push(t("tile.road"));
   else if (roads) parts.push(t("tile.roads", { n: roads }));
   if ((info.rotations[0].rivers || []).length) parts.push(t("tile.river"));
+  for (const mark of ["inn", "cathedral"]) {
+    if (segments.some((g) => (g.marks || []).includes(mark))) parts.push(t(`tile.${mark}`));
+  }
   if (!parts.length) parts.push(t("tile.fields"));
   const text = parts.length === 1 ? parts[0] : t("list.and", { first: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -202,19 +205,22 @@ function figuresText(seats, figures) {
   return parts.join(", ");
 }
 
-const FEATURE_SOURCES = ["city", "road", "monastery", "garden"];
+const FEATURE_SOURCES = ["city", "road", "inn", "cathedral", "monastery", "garden"];
+/** Points per tile (and coat of arms) of a completed and of an unfinished feature, by source. */
+const RATES = { city: [2, 1], cathedral: [3, 0], inn: [2, 0] };
 
 /**
  * How a feature's points add up, from the event's own numbers: a city's tiles and coats of
  * arms times 2 (1 at the end), a road's tiles, a monastery or garden 1 + its neighbours.
  */
 function breakdown(ev, points) {
-  if (ev.source === "city") {
-    const each = ev.reason === "completed" ? 2 : 1;
+  if (ev.source === "road") return t("log.size.road", { tiles: count("tiles", ev.tiles), points });
+  const rates = RATES[ev.source];
+  if (rates) {
+    const each = ev.reason === "completed" ? rates[0] : rates[1];
     const key = ev.coats_of_arms ? "log.size.city_arms" : "log.size.city";
     return t(key, { tiles: count("tiles", ev.tiles), arms: count("arms", ev.coats_of_arms), each, points });
   }
-  if (ev.source === "road") return t("log.size.road", { tiles: count("tiles", ev.tiles), points });
   // A monastery or garden is worth itself plus each tile around it (9 when surrounded).
   return t("log.size.cloister", { neighbours: count("neighbours", points - 1), points });
 }
@@ -245,7 +251,8 @@ export function describeEvent(ev, seats) {
       const params = { who: seatName(seats, owner), chip: d.chip, points: d.paid, feature: t(`feature.${d.feature}`), tiles: count("tiles", d.tiles), square: where(d.square), reason: t(`reason.${ev.reason}`) };
       return { cls: "bet", text: t(d.paid ? "log.bet_won" : "log.bet_lost", params), squares: at(d.square) };
     }
-    if (!pts) return null;
+    // An unfinished road with an inn or city with a cathedral pays nothing, which is news.
+    if (!pts && !(winners.length && (ev.source === "inn" || ev.source === "cathedral"))) return null;
     if (ev.source === "map-chip") {
       return { cls: "wine", text: t("log.chip_collected", { who, points: pts, chip: t(`log.chip.${d.colour}`), square: where(d.square) }), squares: at(d.square) };
     }

@@ -93,7 +93,8 @@ const ABBOT_PATH =
  * `size` is the figure height in tile units (a tile is 100); `seat` adds the seat's mark.
  */
 export function drawFigure(parent, { x, y, colour, seat = null, figure = "meeple", lying = false, size = 26 }) {
-  const scale = size / 21;
+  // The large meeple (Inns & Cathedrals) is the same figure, a third taller.
+  const scale = (figure === "large-meeple" ? size * 1.35 : size) / 21;
   const rotate = lying ? " rotate(-90 10 10.5)" : "";
   const g = svg("g", {
     class: `figure figure-${figure}`,

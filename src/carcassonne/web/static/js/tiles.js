@@ -217,6 +217,7 @@ function clearance(model, p, own) {
  * across a road, river, wall or divider, and take the point with the most room.
  */
 function fieldSpot(model, halves) {
+  if (!halves.length) return [50, 50]; // a field enclosed in the middle of the tile (ic/C)
   const inset = halves.map((h) => {
     const [x, y] = HALF_POINT[h];
     return [x + (x === 0 ? 11 : x === 100 ? -11 : 0), y + (y === 0 ? 11 : y === 100 ? -11 : 0)];
@@ -408,7 +409,20 @@ function buildModel(tile, o) {
     }
     model.spots.set(road.index, spot);
   }
+  // Inns stand by their road, beside a figure's spot; a cathedral stands in its city where a
+  // coat of arms would (the cathedral tiles have none).
+  model.marks = [];
+  segs.forEach((s, i) => {
+    for (const mark of s.marks || []) {
+      if (mark === "cathedral") {
+        model.marks.push({ kind: mark, at: model.cities.find((c) => c.index === i).arms });
+      } else if (mark === "inn") {
+        model.marks.push({ kind: mark, at: besideRoad(model.roads.find((r) => r.index === i)) });
+      }
+    }
+  });
   for (const p of model.spots.values()) model.taken.push(p);
+  for (const m of model.marks) model.taken.push(m.at);
   segs.forEach((s, i) => {
     if (s.kind !== "field") return;
     const spot = fieldSpot(model, s.halves.map((h) => HALVES.indexOf(h)));
@@ -419,6 +433,34 @@ function buildModel(tile, o) {
 }
 
 // ---------------------------------------------------------------------------------- drawing
+
+/** A point beside a road, off its middle (an end road: towards its edge), inside the tile. */
+function besideRoad(road) {
+  const pts = road.pts;
+  const j = Math.max(0, Math.floor((pts.length - 2) / 2));
+  const [a, b] = [pts[j], pts[j + 1]];
+  const t = road.end ? 0.35 : 0.5;
+  const len = Math.max(dist(a, b), 1);
+  const [dx, dy] = [(b[0] - a[0]) / len, (b[1] - a[1]) / len];
+  const clamp = (v) => Math.min(88, Math.max(12, v));
+  return [clamp(a[0] + (b[0] - a[0]) * t - dy * 17), clamp(a[1] + (b[1] - a[1]) * t + dx * 17)];
+}
+
+function drawInn(g, [x, y]) {
+  const b = svg("g", { class: "inn", transform: `translate(${x} ${y})` }, g);
+  svg("rect", { x: -7, y: -3, width: 14, height: 10, rx: 1, class: "bldg-wall" }, b);
+  svg("path", { d: "M-9,-2 L0,-9 L9,-2 Z", class: "inn-roof" }, b);
+  svg("circle", { cx: 0, cy: 2.5, r: 2.6, class: "inn-sign" }, b);
+}
+
+function drawCathedral(g, [x, y]) {
+  const b = svg("g", { class: "cathedral", transform: `translate(${x} ${y})` }, g);
+  svg("rect", { x: -10, y: -4, width: 20, height: 14, class: "bldg-wall" }, b);
+  svg("rect", { x: -10, y: -14, width: 6, height: 12, class: "bldg-wall" }, b);
+  svg("rect", { x: 4, y: -14, width: 6, height: 12, class: "bldg-wall" }, b);
+  svg("path", { d: "M-11,-13 L-7,-20 L-3,-13 Z M3,-13 L7,-20 L11,-13 Z M-4,-4 L0,-10 L4,-4 Z", class: "cathedral-roof" }, b);
+  svg("path", { d: "M0,-1 V9 M-3.5,2 H3.5", class: "bldg-cross" }, b);
+}
 
 function pathOf(pts) {
   if (pts.length === 2) return `M${pts[0][0]},${pts[0][1]} L${pts[1][0]},${pts[1][1]}`;
@@ -505,6 +547,7 @@ export function drawTile(parent, tileId, rotation, options = {}) {
     for (const wall of city.walls) svg("path", { d: pathOf(wall), class: "wall" }, g);
   });
   for (const arms of model.arms) drawShield(g, arms);
+  for (const m of model.marks) (m.kind === "inn" ? drawInn : drawCathedral)(g, m.at);
   for (const c of model.centres) {
     if (c.kind === "monastery") drawMonastery(g, c.at);
     else if (c.kind === "betting-office") drawOffice(g, c.at);
