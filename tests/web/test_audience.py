@@ -2,12 +2,16 @@
 
 Joining used to rebuild a state message for every connection, so a thousand spectators cost
 a million views. Now a message is built once per perspective and change, a spectator arriving
-tells the others nothing, a seat coming online is a small ``presence`` message, and a client
-that stops reading is cut off instead of making the server buffer without limit.
+tells the others nothing, a seat coming online is a small ``presence`` message, a client that
+reads slowly gets the latest state rather than every frame, and one that sends requests
+without reading the answers is cut off instead of making the server buffer without limit.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +19,23 @@ import pytest
 from web_helpers import TestClient, hello
 
 from carcassonne.web import create_app
-from carcassonne.web.rooms import MAX_QUEUED, MAX_QUEUED_CHARS, SPECTATOR, Connection, Room
+from carcassonne.web.protocol import parse_options, parse_seats
+from carcassonne.web.rooms import (
+    MAX_QUEUED,
+    MAX_QUEUED_CHARS,
+    SPECTATOR,
+    Connection,
+    GameServer,
+    Principal,
+    Room,
+)
+from carcassonne.web.storage import SqliteStorage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
 SPECTATORS = 12
+#: more states than the queue of texts held before a reader was dropped (a base game has ~140)
+UNREAD_MOVES = MAX_QUEUED + 36
 
 
 @pytest.fixture
@@ -77,11 +93,50 @@ def test_a_client_that_stops_reading_is_dropped_not_buffered() -> None:
     by_count = Connection(SPECTATOR)
     for _ in range(MAX_QUEUED + 5):
         by_count.push("{}")
-    assert by_count.overflowed and by_count.queue.qsize() == MAX_QUEUED + 1  # then the end mark
+    assert by_count.overflowed and by_count.waiting == MAX_QUEUED + 1  # then the end mark
 
     by_size = Connection(SPECTATOR)
     big = "x" * (MAX_QUEUED_CHARS // 3)
     for _ in range(4):
         by_size.push(big)
-    assert by_size.overflowed and by_size.queue.qsize() == 4  # three texts and the end mark
+    assert by_size.overflowed and by_size.waiting == 4  # three texts and the end mark
     assert by_size.queued_chars == 3 * len(big)
+
+
+def test_a_slow_reader_gets_the_latest_state_not_every_frame(tmp_path: Path) -> None:
+    """Issue 11: a spectator of a fast bot game was dropped once 64 states waited for it.  Now
+    what waits is one mark, and the state read is the game as it is, with every event since the
+    last state the reader got; a seat still gets its own view."""
+    hotseat = Principal(frozenset({0, 1}), hotseat=True)
+
+    async def scenario() -> None:
+        server = GameServer(SqliteStorage(tmp_path / "games.sqlite3"), bot_delay=0)
+        room, _ = await server.create(parse_seats(HUMANS), parse_options({"seed": 3}, 2), True)
+        watcher, seat1 = Connection(SPECTATOR), Connection(Principal(frozenset({1})))
+        room.join(seat1)
+        room.join(watcher)
+        rng = random.Random(5)
+
+        async def play(moves: int) -> None:
+            for _ in range(moves):
+                await room.submit(hotseat, [rng.choice(room.game.legal_actions())])
+                assert watcher.waiting <= 2 and not watcher.overflowed  # welcome and a state
+
+        async def read_all(conn: Connection) -> list[dict[str, Any]]:
+            return [json.loads(await conn.next() or "null") for _ in range(conn.waiting)]
+
+        await play(UNREAD_MOVES)
+        seen = await read_all(watcher)
+        assert [m["type"] for m in seen] == ["welcome", "state"]
+        state = seen[-1]
+        assert state["ply"] == len(room.game.history) == UNREAD_MOVES
+        assert state["events_from"] == 0 and len(state["events"]) == len(room.game.events)
+        assert state["view"] == room.game.view(None)
+        await play(5)
+        (later,) = await read_all(watcher)
+        assert later["ply"] == UNREAD_MOVES + 5 and later["events_from"] == len(state["events"])
+        assert later["events_from"] + len(later["events"]) == len(room.game.events)
+        seat_state = (await read_all(seat1))[-1]
+        assert seat_state["perspective"] == 1 and seat_state["view"] == room.game.view(1)
+
+    asyncio.run(scenario())

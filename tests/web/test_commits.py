@@ -48,7 +48,7 @@ async def _room_storing_a_move(
     )
     watcher = Connection(SPECTATOR)
     room.join(watcher)
-    while not watcher.queue.empty():
+    while watcher.waiting:
         await watcher.next()
     move = asyncio.create_task(room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0))
     assert await asyncio.to_thread(storage.storing.wait, 10)
@@ -60,7 +60,7 @@ def test_while_a_move_is_stored_the_loop_serves_and_nobody_sees_it(tmp_path: Pat
         storage, room, watcher, move = await _room_storing_a_move(tmp_path)
         # this code runs: the loop is free while the commit waits in the storage's thread
         assert room.game.history == [] and room.state(SEAT0)["ply"] == 0
-        assert watcher.queue.empty()
+        assert not watcher.waiting
         # a second move of the same game waits for the first ...
         second = asyncio.create_task(room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0))
         await asyncio.sleep(0.05)
@@ -112,12 +112,12 @@ def test_a_failed_commit_leaves_the_game_as_everyone_saw_it(tmp_path: Path) -> N
         before = room.state(SEAT0)
         watcher = Connection(SPECTATOR)
         room.join(watcher)
-        queued = watcher.queue.qsize()
+        queued = watcher.waiting
         with pytest.raises(ProtocolError) as refused:
             await room.submit(SEAT0, [action_from_json(CLOSE_CITY)], 0)
         assert refused.value.code == "server"
         assert str(refused.value) == "the server could not save this move; try again"
         assert room.state(SEAT0) == before and room.stored.actions == []
-        assert watcher.queue.qsize() == queued  # nobody was told of it
+        assert watcher.waiting == queued  # nobody was told of it
 
     asyncio.run(scenario())

@@ -19,20 +19,23 @@ never leaves the engine's own filtering.
 The audience of a game may be large, so nothing a room does per change depends on its size
 beyond handing the same text to each queue: a message is built and encoded once per perspective
 and change, a spectator coming or going costs the others nothing, a seat's coming or going is a
-small ``presence`` message, and a client that reads too slowly is dropped (bounded queues).
+small ``presence`` message, and a client that reads slowly gets the latest state rather than
+every frame (:class:`Connection`: what waits for a client stays bounded).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
+import functools
 import json
 import logging
 import os
 import re
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,10 +92,11 @@ class Principal:
 SPECTATOR = Principal(frozenset())
 
 
-#: messages waiting for one client before the server gives up on it
+#: messages of its own (replies, errors, hints) waiting for one client before the server gives
+#: up on it: it sends requests without reading the answers
 MAX_QUEUED = 64
-#: characters of messages waiting for one client before the server gives up on it (a text shared
-#: by many queues counts for each; a long game's first state is well under this)
+#: characters of such messages waiting for one client before the server gives up on it (a text
+#: shared by many queues counts for each; a long game's first state is well under this)
 MAX_QUEUED_CHARS = 4 * 1024 * 1024
 
 
@@ -101,44 +105,87 @@ def encode(message: dict[str, Any]) -> str:
     return json.dumps(message, separators=(",", ":"))
 
 
+class Due(enum.Enum):
+    """A message about the game as it is when sent, not as it was when it changed."""
+
+    STATE = "state"
+    PRESENCE = "presence"
+
+
 @dataclass(eq=False)
 class Connection:
-    """One websocket client; its messages wait, encoded, in a queue so that it sees them in order.
+    """One websocket client; its messages wait in a queue so that it sees them in order.
 
-    A client that stops reading is cut off once :data:`MAX_QUEUED` messages or
-    :data:`MAX_QUEUED_CHARS` characters wait for it, so one stuck browser cannot make the server
-    hold ever more memory.  The texts are shared: a change seen by a thousand spectators is one
-    string in a thousand queues.
+    The game's changes are not queued one by one: a change marks the client's state (or the
+    seats online) as due, and the message is built when its turn to be sent comes, from the game
+    as it is then.  A reader slower than the game (a phone on a bad network watching a fast bot
+    game) gets the latest state, with every event since the last state it got, instead of every
+    intermediate frame: it is never dropped for being slow, and what waits for it stays one mark
+    per kind.  Only messages of its own (replies, errors, hints) are queued as texts; a client
+    that sends requests without reading the answers is cut off once :data:`MAX_QUEUED` of them
+    or :data:`MAX_QUEUED_CHARS` characters wait for it.
     """
 
     principal: Principal
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    #: builds a due message; set by the room the connection joins
+    render: Callable[[Due], str] | None = None
+    #: events of the game this client has been sent (the next state carries the later ones)
     events_sent: int = 0
     overflowed: bool = False
     queued_chars: int = 0
+    #: texts, due marks (each at most once) and None (the connection is over), in order
+    _queue: deque[str | Due | None] = field(default_factory=deque)
+    _texts_queued: int = 0
+    _ready: asyncio.Event = field(default_factory=asyncio.Event)
 
     def push(self, text: str | None) -> None:
         """Queue an encoded message (None: the connection is over)."""
         if self.overflowed:
             return
         if text is not None:
-            if self.queue.qsize() >= MAX_QUEUED or self.queued_chars + len(text) > MAX_QUEUED_CHARS:
+            if self._texts_queued >= MAX_QUEUED or self.queued_chars + len(text) > MAX_QUEUED_CHARS:
                 self.overflowed = True
                 text = None
             else:
                 self.queued_chars += len(text)
-        self.queue.put_nowait(text)
+                self._texts_queued += 1
+        self._append(text)
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message meant for this client alone (a reply, an error)."""
         self.push(encode(message))
 
+    def due(self, kind: Due) -> None:
+        """The game changed: a message of this kind is due, built when sent.  A mark still
+        waiting moves to the end, after the replies queued meanwhile."""
+        if self.overflowed:
+            return
+        with contextlib.suppress(ValueError):
+            self._queue.remove(kind)
+        self._append(kind)
+
+    def _append(self, item: str | Due | None) -> None:
+        self._queue.append(item)
+        self._ready.set()
+
+    @property
+    def waiting(self) -> int:
+        """Messages waiting to be sent (a due mark counts one)."""
+        return len(self._queue)
+
     async def next(self) -> str | None:
         """The next text to send; None once the connection is over."""
-        text = await self.queue.get()
-        if text is not None:
-            self.queued_chars -= len(text)
-        return text
+        while not self._queue:
+            self._ready.clear()
+            await self._ready.wait()
+        item = self._queue.popleft()
+        if isinstance(item, Due):
+            assert self.render is not None, "a due message before the connection joined a room"
+            return self.render(item)
+        if item is not None:
+            self.queued_chars -= len(item)
+            self._texts_queued -= 1
+        return item
 
 
 #: seconds a bot waits before trying again to store a move the database refused, at first
@@ -355,10 +402,16 @@ class Room:
             text = self._texts[key] = encode(build())
         return text
 
-    def push_state(self, conn: Connection) -> None:
+    def _render(self, conn: Connection, kind: Due) -> str:
+        """A message due to a connection, as the game is now: the state from its perspective
+        with the events it has not been sent, or the seats online."""
+        if kind is Due.PRESENCE:
+            return self._text(
+                ("presence",), lambda: {"type": "presence", "online": sorted(self._online())}
+            )
         seat, since = self.perspective(conn.principal), conn.events_sent
-        conn.push(self._text(("state", seat, since), lambda: self._state(seat, since)))
         conn.events_sent = len(self.game.events)
+        return self._text(("state", seat, since), lambda: self._state(seat, since))
 
     def _connections(self) -> Iterator[Connection]:
         """Every connection, the seats' first: a move reaches its players before the audience."""
@@ -369,7 +422,7 @@ class Room:
         """Tell every connection about a change to the game."""
         self._texts.clear()
         for conn in self._connections():
-            self.push_state(conn)
+            conn.due(Due.STATE)
 
     def join(self, conn: Connection) -> None:
         """A client said hello: it gets the setup and the state; the others hear only of a seat
@@ -381,8 +434,9 @@ class Room:
             self._seat_conns[seat] = self._seat_conns.get(seat, 0) + 1
         if self._online() != before:
             self._presence_changed(conn)
+        conn.render = functools.partial(self._render, conn)
         conn.push(self._text(("welcome", principal), lambda: self.welcome(principal)))
-        self.push_state(conn)
+        conn.due(Due.STATE)
 
     def leave(self, conn: Connection) -> None:
         before = self._online()
@@ -398,10 +452,9 @@ class Room:
     def _presence_changed(self, newcomer: Connection | None) -> None:
         """Seats came or went: a small message to the others (the newcomer's state has it)."""
         self._texts.clear()
-        text = encode({"type": "presence", "online": sorted(self._online())})
         for conn in self._connections():
             if conn is not newcomer:
-                conn.push(text)
+                conn.due(Due.PRESENCE)
 
     # -------------------------------------------------------------------- actions
 
