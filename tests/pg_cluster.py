@@ -13,7 +13,6 @@ Run alone, it starts a cluster, prints its URL and keeps it until interrupted::
 from __future__ import annotations
 
 import argparse
-import glob
 import os
 import pwd
 import shutil
@@ -21,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: settings for tests: a crash of the test machine loses nothing anyone needs
@@ -31,17 +31,44 @@ class ClusterUnavailable(RuntimeError):
     """PostgreSQL's programs are not installed (or cannot run here)."""
 
 
-def server_programs() -> Path:
-    """The folder holding ``initdb`` and ``pg_ctl``: on the PATH, else Debian's place."""
-    found = shutil.which("initdb")
-    if found and shutil.which("pg_ctl"):
+#: where Debian's ``postgresql`` puts the server programs, one folder per major version (they
+#: are not on the PATH: Debian links only the client programs there)
+DEBIAN_PROGRAMS = Path("/usr/lib/postgresql")
+
+
+def server_programs(
+    which: Callable[[str], str | None] = shutil.which, debian: Path = DEBIAN_PROGRAMS
+) -> Path:
+    """The folder holding ``initdb`` and ``pg_ctl``: on the PATH, else Debian's place (the
+    newest version there that has both)."""
+    found = which("initdb")
+    if found and which("pg_ctl"):
         return Path(found).resolve().parent
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
-        if (Path(folder) / "initdb").exists():
-            return Path(folder)
+    versions = []
+    for folder in debian.glob("*/bin"):
+        version = folder.parent.name
+        if all((folder / program).is_file() for program in ("initdb", "pg_ctl")):
+            # "9.6" < "15": compared as numbers, not as text
+            key = tuple(int(part) for part in version.split(".") if part.isdigit())
+            versions.append((key, folder))
+    if versions:
+        return max(versions)[1]
     raise ClusterUnavailable(
         "PostgreSQL's initdb is not installed (Debian: apt-get install postgresql)"
     )
+
+
+def cluster_user(
+    euid: int, account: Callable[[str], pwd.struct_passwd] = pwd.getpwnam
+) -> pwd.struct_passwd | None:
+    """Whom the cluster runs as: the current user, except root (PostgreSQL refuses to run as
+    root), for whom it is the ``postgres`` user that Debian's package creates."""
+    if euid != 0:
+        return None
+    try:
+        return account("postgres")
+    except KeyError:
+        raise ClusterUnavailable("running as root needs a 'postgres' user") from None
 
 
 class Cluster:
@@ -54,18 +81,23 @@ class Cluster:
         self.folder = Path(tempfile.mkdtemp(prefix="carcassonne-pg-"))
         self.data = self.folder / "data"
         self.user: str | None = None
-        if os.geteuid() == 0:
-            try:
-                account = pwd.getpwnam("postgres")
-            except KeyError:
-                raise ClusterUnavailable("running as root needs a 'postgres' user") from None
-            self.user = "postgres"
+        account = cluster_user(os.geteuid())
+        if account is not None:
+            self.user = account.pw_name
             os.chown(self.folder, account.pw_uid, account.pw_gid)
         self.url = f"postgresql://postgres@/postgres?host={self.folder}"
 
     def _run(self, *command: str) -> None:
+        # run from the cluster's folder: the postgres user may not enter the current one
+        # (root's home), and PostgreSQL's programs fail when they cannot
         result = subprocess.run(
-            command, user=self.user, capture_output=True, text=True, timeout=120, check=False
+            command,
+            user=self.user,
+            cwd=self.folder,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
         if result.returncode:
             raise ClusterUnavailable(f"{command[0]} failed: {result.stderr or result.stdout}")
