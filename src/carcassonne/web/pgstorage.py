@@ -43,6 +43,7 @@ from .storage import (
     Storage,
     StorageConflict,
     StorageError,
+    schema_sql,
 )
 
 log = logging.getLogger("carcassonne.web")
@@ -62,36 +63,7 @@ MAX_NEWS_CHARS = 7000
 #: pg_advisory_lock key serialising schema changes ("carc" in ASCII)
 SCHEMA_LOCK = 0x63617263
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (
-    key TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created DOUBLE PRECISION NOT NULL,
-    options TEXT NOT NULL,
-    seats TEXT NOT NULL,
-    hotseat_digest TEXT,
-    finished INTEGER NOT NULL DEFAULT 0,
-    updated DOUBLE PRECISION NOT NULL DEFAULT 0,
-    creator TEXT NOT NULL DEFAULT '',
-    expired TEXT,
-    bot_turn INTEGER NOT NULL DEFAULT 0,
-    bot_owner TEXT,
-    bot_lease_until DOUBLE PRECISION NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id TEXT NOT NULL REFERENCES games(id),
-    ply INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-);
-CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
-CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
-INSERT INTO meta VALUES ('schema', '3');
-"""
+_SCHEMA = schema_sql("DOUBLE PRECISION")
 
 #: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
 #: one PostgreSQL had; the next change of the schema adds its step here and to SQLite's)

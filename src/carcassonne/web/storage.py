@@ -50,25 +50,26 @@ SCHEMA_VERSION = 3
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
 
-_SQLITE_SCHEMA = """
-BEGIN;
+#: the tables of schema :data:`SCHEMA_VERSION`, both backends'; ``{real}`` is the type of times
+#: (see :func:`schema_sql`)
+_TABLES = """
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
+    created {real} NOT NULL,
     options TEXT NOT NULL,
     seats TEXT NOT NULL,
     hotseat_digest TEXT,
     finished INTEGER NOT NULL DEFAULT 0,
-    updated REAL NOT NULL DEFAULT 0,
+    updated {real} NOT NULL DEFAULT 0,
     creator TEXT NOT NULL DEFAULT '',
     expired TEXT,
     bot_turn INTEGER NOT NULL DEFAULT 0,
     bot_owner TEXT,
-    bot_lease_until REAL NOT NULL DEFAULT 0
+    bot_lease_until {real} NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -79,9 +80,18 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
 CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
-INSERT INTO meta VALUES ('schema', '3');
-COMMIT;
+INSERT INTO meta VALUES ('schema', '{version}');
 """
+
+
+def schema_sql(real: str) -> str:
+    """The statements creating the tables, times of type ``real`` (SQLite's ``REAL``,
+    PostgreSQL's ``DOUBLE PRECISION``: both 8-byte floats)."""
+    return _TABLES.format(real=real, version=SCHEMA_VERSION)
+
+
+_SQLITE_SCHEMA = f"BEGIN;\n{schema_sql('REAL')}COMMIT;\n"
+
 
 #: SQLite migrations: schema n -> n + 1, each one transaction
 _SQLITE_MIGRATIONS = {
