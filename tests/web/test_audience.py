@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient, hello
+from starlette.websockets import WebSocketDisconnect
+from web_helpers import TestClient, auth, hello
 
 from carcassonne.web import create_app
 from carcassonne.web.protocol import parse_options, parse_seats
@@ -140,3 +141,36 @@ def test_a_slow_reader_gets_the_latest_state_not_every_frame(tmp_path: Path) -> 
         assert seat_state["perspective"] == 1 and seat_state["view"] == room.game.view(1)
 
     asyncio.run(scenario())
+
+
+def test_a_state_that_cannot_be_built_ends_that_connection_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """States are built when sent, in the connection's sending task: a bug there closes that
+    connection (1011), and the game and its other clients go on."""
+    real = Room._state
+
+    def failing_for_spectators(room: Room, seat: int | None, events_from: int) -> dict[str, Any]:
+        if seat is None:
+            raise RuntimeError("a bug in building the spectators' view")
+        return real(room, seat, events_from)
+
+    with TestClient(create_app(tmp_path / "games.sqlite3", bot_delay=0)) as client:
+        created = client.post(
+            "/api/games", json={"seats": HUMANS, "options": {"stack": ["base/E", "base/U"]}}
+        ).json()
+        game_id, token = created["id"], created["seats"][0]["token"]
+        with client.websocket_connect(f"/ws/{game_id}") as watcher:
+            hello(watcher, None)
+            monkeypatch.setattr(Room, "_state", failing_for_spectators)
+            moved = client.post(
+                f"/api/games/{game_id}/actions",
+                headers=auth(token),
+                json={"actions": [CLOSE_CITY], "ply": 0},
+            )
+            assert moved.status_code == 200 and moved.json()["ply"] == 1
+            with pytest.raises(WebSocketDisconnect) as closed:
+                watcher.receive_json()
+            assert closed.value.code == 1011
+        state = client.get(f"/api/games/{game_id}/state", headers=auth(token)).json()
+        assert state["ply"] == 1

@@ -1,6 +1,6 @@
-"""A move is stored in a storage thread while the event loop goes on (issue 11): until its
-commit is done nobody sees it, and the other changes of its game (a second move, news of a move
-made elsewhere) wait for it instead of interleaving with it."""
+"""A move is stored in a storage thread while the event loop goes on (issue 11: PostgreSQL's
+calls are made so): until its commit is done nobody sees it, and the other changes of its game
+(a second move, news of a move made elsewhere) wait for it instead of interleaving with it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,10 @@ SEAT0 = Principal(frozenset({0}))
 
 
 class SlowCommits(SqliteStorage):
-    """An SQLite database whose commits of moves wait until the test lets them through."""
+    """An SQLite database whose commits of moves wait until the test lets them through, called
+    from a thread as PostgreSQL's storage is (SQLite's own calls are too short for threads)."""
+
+    threads = 1
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)

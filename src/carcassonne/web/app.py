@@ -377,7 +377,13 @@ async def upload_replay(request: Request) -> Response:
 
 async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
     while True:
-        text = await conn.next()
+        try:
+            text = await conn.next()
+        except Exception:
+            # states are built when sent: a server bug building one ends this connection only
+            log.exception("failed to build a message for a client")
+            await websocket.close(code=1011, reason="the server failed")
+            return
         if text is None:
             if conn.overflowed:
                 await websocket.close(code=1008, reason="too far behind")

@@ -572,11 +572,16 @@ class Room:
         async with self._lock:
             await self._catch_up(news)
 
+    def has(self, news: News) -> bool:
+        """Whether the room holds every move ``news`` brings (it is its own move, or was heard
+        of already)."""
+        return news.plies is not None and news.plies <= len(self.stored.actions)
+
     async def _catch_up(self, news: News | None) -> None:
         """:meth:`catch_up`, the lock held."""
-        have = len(self.stored.actions)
-        if self.evicted or (news is not None and news.plies is not None and news.plies <= have):
+        if self.evicted or (news is not None and self.has(news)):
             return
+        have = len(self.stored.actions)
         moves: list[tuple[int, dict[str, Any]]] = []
         expired = None
         if news is not None and news.moves and news.plies == have + len(news.moves):
@@ -1141,7 +1146,8 @@ class GameServer:
         if news is None:
             rooms = list(self.rooms.values())
         else:  # a room not in memory is read from the database when next asked for
-            rooms = [room for room in (self.rooms.get(news.game_id),) if room is not None]
+            changed = self.rooms.get(news.game_id)
+            rooms = [] if changed is None or changed.has(news) else [changed]
         for room in rooms:
             task = asyncio.get_running_loop().create_task(self._catch_up(room, news))
             self._catching_up.add(task)

@@ -16,11 +16,13 @@ Seat tokens are stored as SHA-256 digests: the links are handed out once, at cre
 leaked database does not let anyone act for a seat.  Likewise a game's creator is kept only as a
 digest of its address, enough to count the unfinished games of each address.
 
-The methods are synchronous; the server calls them through :meth:`Storage.run`, in a few threads
-of the storage's own, so that its event loop serves every other socket while the database works
-(a commit's disk write, a round trip to PostgreSQL).  The threads are few (one for SQLite, whose
-writes are serialised anyway; one per pooled connection for PostgreSQL), so a burst of moves
-queues for them instead of opening ever more connections.
+The methods are synchronous; the server calls them through :meth:`Storage.run`.  PostgreSQL's
+run in a few threads of the storage's own (one per pooled connection), so that the event loop
+serves every other socket while a commit makes its round trip and waits for the disk, and a
+burst of moves queues for the threads instead of opening ever more connections.  SQLite's run
+at once on the caller's thread: they take tens of microseconds (a commit does not wait for the
+disk, see :class:`SqliteStorage`), less than handing them to a thread and back costs, and
+measured side by side on 100 games a thread made the server slower (``benchmarks/README.md``).
 
 A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinished, because
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
@@ -206,13 +208,16 @@ class Storage:
     name: str
     #: whether other server processes may use the same database (moves arrive from elsewhere)
     shared = False
-    #: calls running at once (:meth:`run`'s threads): more would only wait for the database
-    threads = 1
+    #: calls running at once in threads of the storage (:meth:`run`): more would only wait for
+    #: the database; 0: each call runs at once on the caller's thread
+    threads = 0
     _executor: ThreadPoolExecutor | None = None
 
     async def run(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``call(*args)``, a method of this storage, in one of its threads: the event loop goes
-        on serving meanwhile.  Calls beyond :attr:`threads` wait their turn in order."""
+        """``call(*args)``, a method of this storage, in one of its :attr:`threads`: the event
+        loop goes on serving meanwhile, and calls beyond them wait their turn in order."""
+        if not self.threads:
+            return call(*args, **kwargs)
         if self._executor is None:
             self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="storage")
         loop = asyncio.get_running_loop()
