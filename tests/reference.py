@@ -23,7 +23,11 @@ Rules implemented (docs/rules.md §1, §2, §4, D9, D15):
 * the seats with the most figures on a feature all score its full value (ties share);
 * completed: city 2 per tile + 2 per coat of arms, road 1 per tile, cloister 9;
   end of game: city 1 + 1, road 1, cloister 1 + surrounding tiles, every field separately
-  3 per completed city it borders.
+  3 per completed city it borders;
+* Inns & Cathedrals (§11): a road with an inn pays 2 per tile completed and 0 at the end, a city
+  with a cathedral 3 per tile and coat of arms completed and 0 at the end (their source is then
+  ``inn`` / ``cathedral``); a large meeple counts 2 in a majority;
+* the variant ``small_city_scores_2`` (D37): a completed two-tile city pays 1 per tile and coat.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ XY = tuple[int, int]
 STEPS: tuple[XY, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 RING: tuple[XY, ...] = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 CLOISTERS = (MONASTERY, GARDEN)
+#: how much a figure counts in a majority when not 1 (docs/rules.md §11)
+WEIGHTS = {"large-meeple": 2}
 EDGE_KINDS = (CITY, ROAD)
 
 
@@ -72,9 +78,23 @@ class RefFeature:
     border_sides: int = 0
     #: fields only: the distinct cities this field borders
     cities: list[RefFeature] = field(default_factory=list)
+    #: the marks on its segments (inn, cathedral, …), each once per segment
+    marks: tuple[str, ...] = ()
+
+    @property
+    def inn(self) -> bool:
+        return self.kind == ROAD and "inn" in self.marks
+
+    @property
+    def cathedral(self) -> bool:
+        return self.kind == CITY and "cathedral" in self.marks
 
     @property
     def source(self) -> str:
+        if self.inn:
+            return "inn"
+        if self.cathedral:
+            return "cathedral"
         return KIND_NAMES[self.kind]
 
 
@@ -100,7 +120,10 @@ class Payout:
 class Reference:
     """Every feature of a board, traced from scratch (build one per board state: it is slow)."""
 
-    def __init__(self, board: Mapping[int, Any], geometry: Geometry) -> None:
+    def __init__(
+        self, board: Mapping[int, Any], geometry: Geometry, small_city_scores_2: bool = False
+    ) -> None:
+        self.small_city_scores_2 = small_city_scores_2
         self.tiles: dict[XY, Any] = {decode(pos): placed for pos, placed in board.items()}
         self.playable: set[XY] | None = (
             None if geometry.squares is None else {decode(pos) for pos in geometry.squares}
@@ -200,6 +223,7 @@ class Reference:
                 complete=complete,
                 coats_of_arms=sum(self.segment(g).coat_of_arms for g in members),
                 border_sides=border_sides,
+                marks=tuple(sorted(m for g in members for m in self.segment(g).marks)),
             )
             self.features.append(feature)
             for g in members:
@@ -228,8 +252,15 @@ class Reference:
         """Points a road, city or cloister pays when completed (``final=False``) or at the end."""
         tiles = len(feature.squares)
         if feature.kind == CITY:
-            return (tiles + feature.coats_of_arms) * (1 if final else 2)
+            units = tiles + feature.coats_of_arms
+            if feature.cathedral:
+                return 0 if final else 3 * units
+            if final or (tiles == 2 and self.small_city_scores_2):
+                return units
+            return 2 * units
         if feature.kind == ROAD:
+            if feature.inn:
+                return 0 if final else 2 * tiles
             return tiles
         if feature.kind in CLOISTERS:
             if feature.complete:
@@ -247,12 +278,14 @@ class Reference:
     ) -> Payout:
         """What ``feature`` pays with ``figures`` (segment id -> (seat, figure)) standing on it."""
         counts: dict[int, int] = {}
+        strength: dict[int, int] = {}
         for g in feature.segments:
             if g in figures:
-                seat = figures[g][0]
+                seat, figure = figures[g]
                 counts[seat] = counts.get(seat, 0) + 1
-        best = max(counts.values(), default=0)
-        winners = sorted(seat for seat, n in counts.items() if n == best)
+                strength[seat] = strength.get(seat, 0) + WEIGHTS.get(figure, 1)
+        best = max(strength.values(), default=0)
+        winners = sorted(seat for seat, n in strength.items() if n == best and n > 0)
         if feature.kind == FIELD:
             cities = self.completed_cities(feature)
             value, tiles, coats, completed = 3 * cities, 0, 0, cities

@@ -22,6 +22,12 @@ OPTION_SETS = {
     "france+map-chips": {"map": "france", "map_chips": True},
     "bets": {"bets": True},
     "everything on a map": {"map": "france", "map_chips": True, "abbot": True, "bets": True},
+    "inns+cathedrals": {"inns_cathedrals": True},
+    "inns+cathedrals, variants": {
+        "inns_cathedrals": True,
+        "small_city_scores_2": True,
+        "farmers": False,
+    },
 }
 
 
@@ -113,7 +119,11 @@ def test_greedy_does_not_close_an_opponents_city() -> None:
     assert game.scores[1] == 0
 
 
-@pytest.mark.parametrize("options", [{}, {"abbot": True}], ids=["base", "abbot"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"abbot": True}, {"inns_cathedrals": True}],
+    ids=["base", "abbot", "inns+cathedrals"],
+)
 @pytest.mark.parametrize("seed", [3, 4, 5])
 def test_greedy_values_the_last_turn_exactly(options: dict[str, Any], seed: int) -> None:
     """With no tile left after this one every estimate must equal what final scoring pays."""
@@ -137,6 +147,24 @@ def test_greedy_values_the_last_turn_exactly(options: dict[str, Any], seed: int)
             assert predicted[action] == pytest.approx(outcome), (placement, action)
             outcomes.append(outcome)
         assert value == pytest.approx(max(outcomes)), placement
+
+
+def test_evaluation_values_an_inn_road_as_double_or_nothing() -> None:
+    # ic/O (a straight road with an inn) east of the start tile: a 2-tile road, open both ends.
+    game = Game(players=2, inns_cathedrals=True, stack=("ic/O", "base/W", "base/W", "base/B"))
+    game.apply(PlaceTile(1, 0, 0))
+    inn = game.feature_at(1, 0, "E")
+    plain = Game(players=2, stack=("base/U", "base/B"))
+    plain.apply(PlaceTile(1, 0, 0))
+    road = plain.feature_at(1, 0, "E")
+    # with time left, the gamble is worth less than twice the plain road and more than nothing
+    assert 0 < Evaluator(game).potential(game, inn) < 2 * Evaluator(plain).potential(plain, road)
+    game.apply(PASS)
+    game.apply(PlaceTile(2, 0, 0))
+    game.apply(PASS)
+    game.apply(PlaceTile(-1, 0, 0))  # closes it: 4 tiles, 2 each
+    closed = game.feature_at(1, 0, "E")
+    assert closed.open == 0 and Evaluator(game).potential(game, closed) == 8
 
 
 def test_evaluation_counts_a_closed_but_unscored_city_as_paid() -> None:

@@ -27,13 +27,17 @@ EXAMPLES = settings(max_examples=20, deadline=None)
 
 @st.composite
 def game_options(draw: st.DrawFn) -> GameOptions:
-    """Random options: players 2-5, any expansions (the River only off the map), few meeples."""
+    """Random options: players 2-5, any expansions (the River only off the map), either rule
+    variant, few meeples."""
     on_map = draw(st.booleans())
     return GameOptions(
         players=draw(st.integers(2, 5)),
         river=not on_map and draw(st.booleans()),
         abbot=draw(st.booleans()),
         bets=draw(st.booleans()),
+        inns_cathedrals=draw(st.booleans()),
+        small_city_scores_2=draw(st.booleans()),
+        farmers=draw(st.booleans()),
         map="france" if on_map else None,
         map_chips=on_map and draw(st.booleans()),
         meeples=draw(st.one_of(st.none(), st.integers(1, 3))),

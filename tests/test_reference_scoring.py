@@ -33,11 +33,11 @@ from carcassonne.actions import Pass
 from carcassonne.board import decode
 from carcassonne.expansions.abbot import RecallAbbot
 from carcassonne.features import Feature
-from carcassonne.tiles import CITY, FIELD, MONASTERY
+from carcassonne.tiles import CITY, FIELD, KIND_NAMES, MONASTERY
 from reference import CLOISTERS, EDGE_KINDS, Payout, Reference, RefFeature, chip_payoff
 from scenario import scenario
 
-FEATURE_SOURCES = frozenset({"road", "city", "monastery", "garden", "field"})
+FEATURE_SOURCES = frozenset({"road", "city", "inn", "cathedral", "monastery", "garden", "field"})
 DEFAULT_GAMES = 88
 GAMES = int(os.environ.get("CARC_REFERENCE_GAMES") or DEFAULT_GAMES)
 
@@ -54,6 +54,9 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"map": "france", "map_chips": True, "abbot": True, "bets": True},
     {"map": "test-tiny", "map_chips": True, "bets": True},
     {"map": "france", "copies": 2, "abbot": True},
+    {"inns_cathedrals": True},
+    {"inns_cathedrals": True, "small_city_scores_2": True, "farmers": False},
+    {"map": "france", "inns_cathedrals": True, "bets": True, "abbot": True},
 )
 
 Figures = dict[int, tuple[int, str]]
@@ -126,7 +129,7 @@ class CrossCheck:
         self.game = game
         self.stats = stats
         self.breakage = breakage
-        self.ref = Reference(game.board, game.geometry)
+        self.ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
         self.complete = self._complete_features(self.ref)
         self.check_features()
 
@@ -153,7 +156,7 @@ class CrossCheck:
         else:
             self._apply(action)
             if isinstance(action, PlaceTile):
-                self.ref = Reference(game.board, game.geometry)
+                self.ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
             if feature_events(game.events[start:], "completed"):
                 self.fail("features scored as completed outside step 3")
         self.check_bets(game.events[start:])
@@ -218,7 +221,7 @@ class CrossCheck:
             d = event.detail
             feature = self.ref.feature_at(tuple(d["square"]), d["location"])
             tiles = len(feature.squares)
-            if (feature.source, tiles, feature.complete) != (
+            if (KIND_NAMES[feature.kind], tiles, feature.complete) != (
                 d["feature"],
                 d["tiles"],
                 event.reason == "completed",
@@ -247,6 +250,8 @@ class CrossCheck:
             return f"squares {sorted(decode(p) for p in feature.squares)}"
         if feature.coat_of_arms != expected.coats_of_arms:
             return f"coats of arms {feature.coat_of_arms} != {expected.coats_of_arms}"
+        if Counter(feature.marks or {}) != Counter(expected.marks):
+            return f"marks {feature.marks} != {expected.marks}"
         if feature.kind in EDGE_KINDS and (feature.open == 0) != expected.complete:
             return f"open {feature.open} but reference complete={expected.complete}"
         if feature.kind != FIELD and feature.complete != expected.complete:
@@ -264,7 +269,7 @@ class CrossCheck:
 
     def check_final(self) -> None:
         game = self.game
-        ref = Reference(game.board, game.geometry)
+        ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
         stale = [
             f for f in ref.occupied(game.figures) if f.kind != FIELD and f.complete
         ]  # their figures should have come home when they were completed
@@ -335,6 +340,10 @@ MUST_COVER = (
     "abbot recalls",
     "bets settled completed",
     "bets settled final",
+    "completed inn",
+    "final inn",
+    "completed cathedral",
+    "final cathedral",
 )
 
 
@@ -354,7 +363,7 @@ def test_engine_scoring_agrees_with_the_reference_scorer(capsys: pytest.CaptureF
 def test_reference_two_tile_city_is_complete_and_worth_4() -> None:
     # base/E (city N) at rotation 180 closes the start tile's city from the north.
     game = scenario([("base/E", 0, -1, 180, ("meeple", "S"))], then=["base/U"])
-    ref = Reference(game.board, game.geometry)
+    ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
     city = ref.feature_at((0, 0), "N")
     assert city.kind == CITY and city.complete and city.squares == {(0, 0), (0, -1)}
     assert ref.value(city, final=False) == 4
@@ -363,7 +372,7 @@ def test_reference_two_tile_city_is_complete_and_worth_4() -> None:
 def test_reference_field_pays_3_per_completed_city_once_each() -> None:
     # The start tile's north field borders its city; a farmer there, the city closed by base/E.
     game = scenario([("base/E", 0, -1, 180, None)], then=["base/U"])
-    ref = Reference(game.board, game.geometry)
+    ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
     field = ref.feature_at((0, 0), "EL")
     farmer = {min(field.segments): (1, "meeple")}
     payout = ref.payout(field, farmer, "final")
@@ -372,7 +381,7 @@ def test_reference_field_pays_3_per_completed_city_once_each() -> None:
 
 def test_reference_monastery_at_the_end_is_1_plus_its_neighbours() -> None:
     game = scenario([("base/B", 0, 1, 0, ("meeple", "monastery"))], then=["base/U"])
-    ref = Reference(game.board, game.geometry)
+    ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
     monastery = ref.feature_at((0, 1), "monastery")
     assert monastery.kind == MONASTERY and not monastery.complete
     assert ref.value(monastery, final=True) == 2  # the start tile is its one neighbour
