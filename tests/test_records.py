@@ -167,8 +167,9 @@ def test_discard_of_another_tile_is_an_error():
         GameOptions(seed=14, river=True, abbot=True, players=4),
         GameOptions(seed=15, map="test-tiny", map_chips=True),
         GameOptions(seed=16, bets=True, players=3),
+        GameOptions(seed=17, inns_cathedrals=True, small_city_scores_2=True, farmers=False),
     ],
-    ids=["base", "river", "abbot", "river+abbot", "map-chips", "bets"],
+    ids=["base", "river", "abbot", "river+abbot", "map-chips", "bets", "inns+variants"],
 )
 def test_saved_random_games_replay_every_score_and_event(options, tmp_path):
     game = play_out(Game(options), options.seed)
@@ -180,6 +181,18 @@ def test_saved_random_games_replay_every_score_and_event(options, tmp_path):
     assert events_json(replayed) == events_json(game)
     assert replayed.history == game.history
     jsonschema.validate(json.loads(path.read_text()), SCHEMA)
+
+
+def test_new_options_are_written_only_when_set(tmp_path):
+    plain = play_out(Game(GameOptions(seed=18)), 18)
+    save_record(plain, tmp_path / "plain.json")
+    written = json.loads((tmp_path / "plain.json").read_text())["options"]
+    assert not {"inns_cathedrals", "small_city_scores_2", "farmers"} & set(written)
+    options = GameOptions(seed=19, inns_cathedrals=True, farmers=False)
+    save_record(play_out(Game(options), 19), tmp_path / "ic.json")
+    written = json.loads((tmp_path / "ic.json").read_text())["options"]
+    assert (written["inns_cathedrals"], written["farmers"]) == (True, False)
+    assert load_record(tmp_path / "ic.json").options == options
 
 
 def test_abbot_recalls_round_trip():

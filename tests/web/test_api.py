@@ -276,6 +276,21 @@ def test_completed_city_scores_4_and_everyone_is_told(client: Any) -> None:
     assert "legal_actions" in seen_b["view"] and "legal_actions" not in seen_a["view"]
 
 
+def test_inns_cathedrals_and_the_rule_variants_through_the_api(client: Any) -> None:
+    options = {"inns_cathedrals": True, "small_city_scores_2": True, "farmers": False}
+    game_id, token, _ = two_humans(client, stack=CITY_STACK, **options)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        state = hello(ws, token)
+        assert state["view"]["supply"][0] == {"meeple": 7, "large-meeple": 1}
+        tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
+        figure = {"type": "place-figure", "figure": "large-meeple", "location": "S"}
+        ws.send_json({"type": "act", "actions": [tile, figure], "ply": 0})
+        seen = ws.receive_json()
+    assert seen["view"]["scores"] == [2, 0]  # a two-tile city scores 2 with the variant
+    info = client.get(f"/api/games/{game_id}").json()
+    assert {key: info["options"][key] for key in options} == options
+
+
 def test_preview_lists_figure_actions_without_changing_the_game(client: Any) -> None:
     game_id, token, _ = two_humans(client, stack=CITY_STACK)
     tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
