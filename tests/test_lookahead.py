@@ -47,7 +47,7 @@ def snapshot(game: Game) -> dict[str, Any]:
             list(f.figures),
             list(f.cities),
             f.complete,
-            f.marks,
+            dict(f.marks) if f.marks is not None else None,
         )
         for f in game.seg_feature
     }

@@ -1162,7 +1162,12 @@ class Game:
             raise RuntimeError("the game moved on during a look-ahead placement")
         seg_feature = self.seg_feature
         for f, segments, squares, open_edges, coat_of_arms, figures, cities, marks in features:
-            f.marks = marks
+            current = f.marks
+            if current is None or marks is None:
+                f.marks = marks
+            else:  # merging added to this very dict: put its counts back in place
+                current.clear()
+                current.update(marks)
             del f.segments[segments:]
             f.squares = squares
             f.open = open_edges
