@@ -258,6 +258,21 @@ def test_game_continues_after_a_server_restart(server: Server, page: Page) -> No
     shot(page, "09-after-restart")
 
 
+def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page: Page) -> None:
+    page.goto(server.url + "/")
+    for option in ("inns_cathedrals", "small_city_scores_2", "no_farmers"):
+        expect(page.locator(f"input[name='{option}']")).to_be_visible()
+    page.click("nav a[href='#/rules']")
+    expect(page.locator(".gallery figure[data-tile^='ic/']")).to_have_count(17)
+    inns = ("K", "L", "M", "N", "O", "P")
+    for name in inns:
+        expect(page.locator(f"figure[data-tile='ic/{name}'] .inn")).to_have_count(1)
+    expect(page.locator("figure[data-tile='ic/B'] .cathedral")).to_have_count(1)
+    expect(page.locator(".gallery .inn")).to_have_count(len(inns))
+    page.locator("figure[data-tile='ic/A']").scroll_into_view_if_needed()
+    shot(page, "26-inns-cathedrals-tiles")
+
+
 def test_language_switch_is_remembered(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.select_option("#language", "fr")
