@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from carcassonne import PASS, Game, PlaceFigure, PlaceTile, ScoreEvent
+from carcassonne.board import encode
 
 FigureSpec = tuple[str, str] | Any | None
 Step = tuple[str, int, int, int, FigureSpec]
@@ -54,6 +55,26 @@ def scenario(
     """
     stack = tuple(step[0] for step in steps) + tuple(then)
     return play(Game(players=players, stack=stack, **options), steps)
+
+
+def close_start_road(game: Game, figures: Iterable[tuple[int, str, int, int, str]] = ()) -> Game:
+    """End the start road with the next two tiles, base/W at (1, 0) then at (-1, 0) (a road of 3
+    tiles), putting ``figures`` (seat, type, x, y, location) on the start tile first and on each
+    base/W as it arrives (``Game.put_figure``: several seats' figures on one road)."""
+    figures = list(figures)
+
+    def put_at(x: int, y: int) -> None:
+        for seat, figure, fx, fy, location in figures:
+            if (fx, fy) == (x, y):
+                placed = game.board[encode(x, y)]
+                game.put_figure(seat, figure, placed.base + placed.orientation.locations[location])
+
+    put_at(0, 0)
+    for x in (1, -1):
+        game.apply(PlaceTile(x, 0, 0))
+        put_at(x, 0)
+        game.apply(PASS)
+    return game
 
 
 def score_events(game: Game, reason: str | None = None) -> list[ScoreEvent]:

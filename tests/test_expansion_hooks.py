@@ -17,7 +17,7 @@ from carcassonne.board import encode
 from carcassonne.expansions import Expansion
 from carcassonne.features import Feature
 from carcassonne.tiles import CITY, FIELD, ROAD, TileDataError, parse_tile_set
-from scenario import paid, scenario, score_events, snapshot
+from scenario import close_start_road, paid, scenario, score_events, snapshot
 
 
 def segment(game: Game, x: int, y: int, location: str) -> int:
@@ -45,32 +45,10 @@ class Giants(Expansion):
         return any(s == seat and f != "ghost" for s, f, _ in feature.figures)
 
 
-def close_start_road(game: Game) -> Game:
-    """Seat 0 then seat 1 end the start road with base/W on both sides (3 tiles, completed)."""
-    game.apply(PlaceTile(1, 0, 0))
-    game.apply(PASS)
-    game.apply(PlaceTile(-1, 0, 0))
-    game.apply(PASS)
-    return game
-
-
 def giants_game(*figures: tuple[int, str, int, int, str]) -> Game:
-    """A game with Giants in which the start road gets ``figures`` (seat, type, x, y, location)
-    on the start tile and on base/W at (1, 0) and (-1, 0), put as each tile arrives, before
-    the second base/W closes the road (3 tiles)."""
+    """A game with Giants whose start road, with ``figures`` on it, is closed (3 tiles)."""
     game = Game(players=2, stack=("base/W", "base/W", "base/U"), extra_expansions=[Giants()])
-
-    def put_at(x: int, y: int) -> None:
-        for seat, figure, fx, fy, location in figures:
-            if (fx, fy) == (x, y):
-                game.put_figure(seat, figure, segment(game, x, y, location))
-
-    put_at(0, 0)
-    for x in (1, -1):
-        game.apply(PlaceTile(x, 0, 0))
-        put_at(x, 0)
-        game.apply(PASS)
-    return game
+    return close_start_road(game, figures)
 
 
 def test_a_figure_of_strength_2_outweighs_one_meeple() -> None:

@@ -15,7 +15,7 @@ from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
 from carcassonne.expansions.inns import LARGE_MEEPLE
 from carcassonne.tiles import tile_set
-from scenario import paid, scenario, score_events, snapshot
+from scenario import close_start_road, paid, scenario, score_events, snapshot
 
 LARGE = LARGE_MEEPLE
 IC = {"inns_cathedrals": True}
@@ -222,21 +222,10 @@ def test_one_large_meeple_only() -> None:
 
 def road_with(*figures: tuple[int, str, int, int]) -> Game:
     """The start road closed by base/W on both sides (3 tiles), with ``figures`` (seat, type,
-    x, y) put on its segment of the start tile or of each base/W as it is placed."""
-    game = Game(players=2, stack=("base/W", "base/W", "base/B"), **IC)
+    x, y) on its segment of the start tile or of either base/W."""
     at = {(0, 0): "E", (1, 0): "W", (-1, 0): "E"}
-
-    def put(x: int, y: int) -> None:
-        for seat, figure, fx, fy in figures:
-            if (fx, fy) == (x, y):
-                game.put_figure(seat, figure, segment(game, x, y, at[(x, y)]))
-
-    put(0, 0)
-    for x in (1, -1):
-        game.apply(PlaceTile(x, 0, 0))
-        put(x, 0)
-        game.apply(PASS)
-    return game
+    game = Game(players=2, stack=("base/W", "base/W", "base/B"), **IC)
+    return close_start_road(game, [(s, f, x, y, at[(x, y)]) for s, f, x, y in figures])
 
 
 def test_d32_the_large_meeple_outweighs_one_meeple() -> None:

@@ -20,6 +20,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_COPIES = 3
 
 
+#: the on/off options that are off unless asked for: the expansions and the small-city variant
+SWITCHES = ("river", "abbot", "bets", "map_chips", "inns_cathedrals", "small_city_scores_2")
+
+
 class GameSetupError(ValueError):
     """Options that do not make a game (e.g. 7 players, River on a map)."""
 

@@ -29,6 +29,7 @@ from typing import Any, TextIO, TypeVar
 
 from ..bots import make_bot
 from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
+from ..options import SWITCHES
 from .tallies import Tallies, tally_game
 
 #: the ``ray_address`` that starts a Ray instance on this machine instead of joining a cluster
@@ -85,18 +86,7 @@ def describe_options(options: GameOptions) -> str:
     parts = ["base game"]
     if options.map:
         parts.append(f"map {options.map}")
-    parts += [
-        name.replace("_", "-")
-        for name in (
-            "river",
-            "abbot",
-            "bets",
-            "map_chips",
-            "inns_cathedrals",
-            "small_city_scores_2",
-        )
-        if getattr(options, name)
-    ]
+    parts += [name.replace("_", "-") for name in SWITCHES if getattr(options, name)]
     if not options.farmers:
         parts.append("no farmers")
     return " + ".join(parts)

@@ -35,6 +35,7 @@ from ..bots import BOT_NAMES, check_bot_spec
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
+from ..options import SWITCHES
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
@@ -55,15 +56,7 @@ _TOP_KEYS = {
     "moves",
     "result",
 }
-_BOOL_OPTIONS = (
-    "river",
-    "abbot",
-    "bets",
-    "map_chips",
-    "inns_cathedrals",
-    "small_city_scores_2",
-    "farmers",
-)
+_BOOL_OPTIONS = (*SWITCHES, "farmers")
 #: options written only when they differ from their default, so that older records (and the
 #: records of games without them) read and write as before
 _OPTIONAL_OPTIONS = {"inns_cathedrals": False, "small_city_scores_2": False, "farmers": True}
