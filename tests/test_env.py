@@ -518,6 +518,7 @@ def test_cycle_order_makes_the_waiting_agent_wait() -> None:
         ({"reward": "points"}, ValueError, "reward must be one of score, win"),
         ({"window": 30}, ValueError, "window must be an odd number"),
         ({"max_cycles": 0}, ValueError, "max_cycles must be at least 1"),
+        ({"inns_cathedrals": True}, ValueError, "does not cover inns_cathedrals yet"),
     ],
 )
 def test_bad_options_are_named(kwargs: dict[str, Any], error: type, message: str) -> None:
