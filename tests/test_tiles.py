@@ -336,3 +336,32 @@ def test_an_unreadable_tile_file_names_the_file(tmp_path: Path) -> None:
         load_tile_file(path)
     path.write_text(json.dumps(tile_file()), encoding="utf-8")
     assert load_tile_file(path).tiles[0].id == "test/D"
+
+
+# A field walled in by cities touches no edge (ic/C, four Traders & Builders tiles): it is named
+# by the location "inner", and a tile has at most one.
+ENCLOSED_TILE: dict[str, Any] = {
+    "name": "X",
+    "count": 1,
+    "edges": "FCCC",
+    "cities": [{"edges": ["E", "W"], "coat_of_arms": 0}, {"edges": ["S"], "coat_of_arms": 0}],
+    "roads": [],
+    "fields": [{"halves": ["NL", "NR"], "cities": ["E"]}, {"halves": [], "cities": ["E", "S"]}],
+}
+
+
+def test_an_enclosed_field_is_named_inner_in_every_rotation() -> None:
+    (tile,) = parse_tile_set({**tile_file(), "tiles": [ENCLOSED_TILE]}).tiles
+    for orientation in tile.orientations:
+        index = orientation.locations["inner"]
+        field = orientation.segments[index]
+        assert (field.kind, field.halves, field.location) == (FIELD, (), "inner")
+        assert len(field.cities) == 2
+        assert index not in orientation.half_segment
+
+
+def test_a_tile_has_at_most_one_enclosed_field() -> None:
+    fields = [*ENCLOSED_TILE["fields"], {"halves": [], "cities": ["S"]}]
+    tile = {**ENCLOSED_TILE, "fields": fields}
+    with pytest.raises(TileDataError, match="tile test/X: field #3 is a second enclosed field"):
+        parse_tile_set({**tile_file(), "tiles": [tile]})
