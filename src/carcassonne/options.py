@@ -21,7 +21,15 @@ MAX_COPIES = 3
 
 
 #: the on/off options that are off unless asked for: the expansions and the small-city variant
-SWITCHES = ("river", "abbot", "bets", "map_chips", "inns_cathedrals", "small_city_scores_2")
+SWITCHES = (
+    "river",
+    "abbot",
+    "bets",
+    "map_chips",
+    "inns_cathedrals",
+    "small_city_scores_2",
+    "traders_builders",
+)
 
 
 class GameSetupError(ValueError):
@@ -39,6 +47,8 @@ class GameOptions:
     inns_cathedrals: bool = False
     map: str | None = None
     map_chips: bool = False
+    #: Traders & Builders (docs/rules.md §12)
+    traders_builders: bool = False
     #: figures per seat; None = 7, or 9 on a map
     meeples: int | None = None
     #: copies of the base set (a map game may use two)

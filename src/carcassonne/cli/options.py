@@ -82,6 +82,11 @@ def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> N
         action="store_false",
         help="rule variant: no figures on fields, fields never score",
     )
+    group.add_argument(
+        "--traders-builders",
+        action="store_true",
+        help="play with Traders & Builders (trade goods, builder, pig)",
+    )
     group.add_argument("--map", metavar="NAME", help="play on a map (e.g. 'france')")
     group.add_argument(
         "--map-chips", action="store_true", help="play with the map's Map-Chips (needs --map)"
@@ -124,6 +129,7 @@ def options_from_args(args: argparse.Namespace, players: int | None = None) -> G
         farmers=args.farmers,
         map=args.map,
         map_chips=args.map_chips,
+        traders_builders=args.traders_builders,
         meeples=args.meeples,
         copies=args.copies,
         start_squares=starts,  # type: ignore[arg-type]

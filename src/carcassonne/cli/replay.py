@@ -81,6 +81,8 @@ def _setup_text(game: Game) -> str:
     parts += [name for name in ("river", "abbot", "bets") if getattr(options, name)]
     if options.inns_cathedrals:
         parts.append("inns & cathedrals")
+    if options.traders_builders:
+        parts.append("traders & builders")
     if options.small_city_scores_2:
         parts.append("small cities score 2")
     if not options.farmers:

@@ -39,4 +39,10 @@ def build_expansions(options: GameOptions) -> list[Expansion]:
         from .bets import Bets
 
         expansions.append(Bets())
+    if options.traders_builders:
+        # Last: its end_of_turn grants the builder's second tile once the other expansions'
+        # step 3 and step 4 of this tile are queued (D42, D43).
+        from .traders import TradersBuilders
+
+        expansions.append(TradersBuilders())
     return expansions

@@ -59,7 +59,12 @@ _TOP_KEYS = {
 _BOOL_OPTIONS = (*SWITCHES, "farmers")
 #: options written only when they differ from their default, so that older records (and the
 #: records of games without them) read and write as before
-_OPTIONAL_OPTIONS = {"inns_cathedrals": False, "small_city_scores_2": False, "farmers": True}
+_OPTIONAL_OPTIONS = {
+    "inns_cathedrals": False,
+    "small_city_scores_2": False,
+    "farmers": True,
+    "traders_builders": False,
+}
 _OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}
 _TURN_KEYS = {"seat", "tile", "x", "y", "rotation", "figure", "recall", "actions", "comment"}
 _DISCARD_KEYS = {"discard", "comment"}
