@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import PASS, Game, GameSummary, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
 from carcassonne.expansions.traders import GOODS, TradersBuilders
+from carcassonne.game import GameSummary
 from carcassonne.tiles import tile_set
 from scenario import paid, play, scenario, snapshot
 
@@ -53,7 +54,7 @@ def test_the_set_has_24_tiles_and_20_goods_symbols_9_wine_6_grain_5_cloth() -> N
 def test_each_seat_gets_a_builder_and_a_pig() -> None:
     game = Game(players=3, seed=1, **TB)
     assert game.supply == [{"meeple": 7, "builder": 1, "pig": 1}] * 3
-    assert len(game.stack) == 71 + 24
+    assert len(game.stack) + 1 == 71 + 24  # + the tile drawn for the first turn
 
 
 # ------------------------------------------------------------------------------ trade goods
@@ -167,8 +168,8 @@ def test_d40_the_second_tile_never_gives_a_third() -> None:
 def test_d41_no_second_tile_when_the_stack_is_empty() -> None:
     game = scenario([*BUILDER_ON_ROAD, ("base/U", 3, 0, 0, None)], **TB)
     assert game.is_over
-    # The road (-1..3, 0) is open at both ends: 5 tiles to seat 0's meeple; the builder weighs 0.
-    assert paid(game, "final") == [("road", {0: 5})]
+    # The road (0..3, 0) is open at both ends: 4 tiles to seat 0's meeple; the builder weighs 0.
+    assert paid(game, "final") == [("road", {0: 4})]
 
 
 def test_d40_completing_the_builders_city_still_gives_a_second_tile() -> None:
@@ -358,6 +359,6 @@ def test_d48_builder_and_pig_come_on_top_of_9_meeples() -> None:
 
 
 def test_d48_a_france_game_plays_every_enabled_set_once() -> None:
-    # 72 base + 24 Traders & Builders + 10 bookmaker tiles, minus the two start tiles placed.
+    # 72 base + 24 Traders & Builders + 10 bookmaker tiles: two start tiles placed, one drawn.
     game = Game(players=2, map="france", bets=True, seed=3, **TB)
-    assert len(game.stack) == 72 + 24 + 10 - 2
+    assert len(game.stack) + 1 == 72 + 24 + 10 - 2
