@@ -20,7 +20,11 @@ Rules implemented (docs/rules.md §1, §2, §4, D9, D15):
   city counts, D15);
 * tiles are counted once per feature however often the feature passes through them; coats of
   arms are summed over the feature's segments;
-* the seats with the most figures on a feature all score its full value (ties share);
+* the seats with the most figures on a feature all score its full value (ties share); a builder
+  or a pig weighs nothing there (Traders & Builders, docs/rules.md §12), and a field's winner with
+  a pig in it gets 4 per completed city instead of 3;
+* a completed city gives the player who placed its last tile one token per goods mark in it,
+  and at the end each kind's most tokens score 10 (ties all score, nobody for a kind nobody holds);
 * completed: city 2 per tile + 2 per coat of arms, road 1 per tile, cloister 9;
   end of game: city 1 + 1, road 1, cloister 1 + surrounding tiles, every field separately
   3 per completed city it borders;
@@ -44,9 +48,12 @@ XY = tuple[int, int]
 STEPS: tuple[XY, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 RING: tuple[XY, ...] = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 CLOISTERS = (MONASTERY, GARDEN)
-#: how much a figure counts in a majority when not 1 (docs/rules.md §11)
-WEIGHTS = {"large-meeple": 2}
+#: how much a figure counts in a majority when not 1 (docs/rules.md §11, §12)
+WEIGHTS = {"large-meeple": 2, "builder": 0, "pig": 0}
 EDGE_KINDS = (CITY, ROAD)
+
+
+GOODS = ("wine", "grain", "cloth")
 
 
 class BoardError(AssertionError):
@@ -279,16 +286,21 @@ class Reference:
         """What ``feature`` pays with ``figures`` (segment id -> (seat, figure)) standing on it."""
         counts: dict[int, int] = {}
         strength: dict[int, int] = {}
+        pigs: set[int] = set()
         for g in feature.segments:
             if g in figures:
                 seat, figure = figures[g]
                 counts[seat] = counts.get(seat, 0) + 1
                 strength[seat] = strength.get(seat, 0) + WEIGHTS.get(figure, 1)
+                if figure == "pig":
+                    pigs.add(seat)
         best = max(strength.values(), default=0)
         winners = sorted(seat for seat, n in strength.items() if n == best and n > 0)
+        bonus: dict[int, int] = {}
         if feature.kind == FIELD:
             cities = self.completed_cities(feature)
             value, tiles, coats, completed = 3 * cities, 0, 0, cities
+            bonus = {seat: cities for seat in pigs}
         else:
             value = self.value(feature, final=reason == "final")
             tiles, coats, completed = len(feature.squares), feature.coats_of_arms, None
@@ -300,9 +312,14 @@ class Reference:
             coats_of_arms=coats,
             value=value,
             figures=tuple(sorted(counts.items())),
-            points=tuple((seat, value) for seat in winners),
+            points=tuple((seat, value + bonus.get(seat, 0)) for seat in winners),
             completed_cities=completed,
         )
+
+    def goods(self, feature: RefFeature) -> dict[str, int]:
+        """Trade goods marks on a city's segments, by kind (kinds without a mark left out)."""
+        marks = [m for g in feature.segments for m in self.segment(g).marks if m in GOODS]
+        return {kind: marks.count(kind) for kind in GOODS if kind in marks}
 
     def occupied(self, figures: Mapping[int, tuple[int, str]]) -> list[RefFeature]:
         """The distinct features some figure stands on, in a stable order."""
@@ -331,6 +348,15 @@ def final_payouts(
 ) -> list[Payout]:
     """Final scoring of a finished board, from scratch."""
     return Reference(board, geometry).final_payouts(figures)
+
+
+def goods_majorities(held: list[dict[str, int]]) -> list[tuple[str, int]]:
+    """(kind, seat) of every 10 points the goods pay at the end, in kind then seat order."""
+    paid = []
+    for kind in GOODS:
+        most = max(h.get(kind, 0) for h in held)
+        paid += [(kind, seat) for seat, h in enumerate(held) if most and h.get(kind, 0) == most]
+    return paid
 
 
 #: Bets chips (docs/rules.md §3): tile count -> points, and the "or more" threshold that pays itself

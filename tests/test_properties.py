@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 
 from carcassonne import Game, GameOptions, IllegalAction
 from carcassonne.board import DELTAS, OPPOSITE, decode, encode
+from carcassonne.expansions.traders import GOODS
 from carcassonne.game import PlacedTile
-from carcassonne.tiles import BORDER, tile_set
+from carcassonne.tiles import BORDER, CITY, tile_set
 
 EXAMPLES = settings(max_examples=20, deadline=None)
 
@@ -40,6 +41,7 @@ def game_options(draw: st.DrawFn) -> GameOptions:
         farmers=draw(st.booleans()),
         map="france" if on_map else None,
         map_chips=on_map and draw(st.booleans()),
+        traders_builders=draw(st.booleans()),
         meeples=draw(st.one_of(st.none(), st.integers(1, 3))),
         seed=draw(st.integers(0, 2**32 - 1)),
     )
@@ -106,6 +108,39 @@ def test_figures_are_conserved(options: GameOptions, play_seed: int) -> None:
             for figure, total in start.items():
                 assert g.supply[seat][figure] >= 0
                 assert g.supply[seat][figure] + on_board[seat, figure] == total
+
+    play(game, random.Random(play_seed), check)
+
+
+def goods_in_complete_cities(game: Game) -> Counter[str]:
+    """Trade goods marks (docs/rules.md §12) on the segments of every complete city."""
+    counts: Counter[str] = Counter()
+    for feature in game.features():
+        if feature.kind == CITY and feature.complete:
+            for g in feature.segments:
+                placed = game.board[game.seg_pos[g]]
+                counts.update(placed.orientation.segments[g - placed.base].marks)
+    return Counter({kind: counts[kind] for kind in GOODS if counts[kind]})
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_goods_tokens_are_the_marks_of_the_cities_players_completed(
+    options: GameOptions, play_seed: int
+) -> None:
+    options = options.with_(traders_builders=True)
+    game = Game(options)
+    at_setup = goods_in_complete_cities(game)  # closed by a map's border: nobody completed them
+    box = Counter(
+        mark for t in tile_set("traders_builders").copies() for s in t.segments for mark in s.marks
+    )
+
+    def check(g: Game) -> None:
+        held = Counter()
+        for tokens in g.expansion("traders_builders").goods:
+            held.update(dict(zip(GOODS, tokens, strict=True)))
+        assert +held == goods_in_complete_cities(g) - at_setup
+        assert all(held[kind] <= box[kind] for kind in GOODS)
 
     play(game, random.Random(play_seed), check)
 

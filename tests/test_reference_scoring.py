@@ -10,7 +10,10 @@ bookkeeping and score events must say what the reference says:
     newly complete (same tiles, coats of arms, value and majority payout), their figures came
     home and no other figure moved; abbot recalls and Bets settlements use the reference's values;
 (c) every feature the engine tracks has the reference's segments, squares, coats of arms,
-    completeness, figures and (fields) bordering cities.
+    completeness, figures and (fields) bordering cities;
+(d) Traders & Builders: the goods taken for each completed city are the reference's marks, the
+    goods majorities at the end pay what the tokens say, and a builder's second tile follows
+    exactly the tiles that extended its feature (never a second tile's).
 
 ``CARC_REFERENCE_GAMES=3000 .venv/bin/pytest tests/test_reference_scoring.py`` checks more games
 (and prints what the games covered).
@@ -34,7 +37,16 @@ from carcassonne.board import decode
 from carcassonne.expansions.abbot import RecallAbbot
 from carcassonne.features import Feature
 from carcassonne.tiles import CITY, FIELD, KIND_NAMES, MONASTERY
-from reference import CLOISTERS, EDGE_KINDS, Payout, Reference, RefFeature, chip_payoff
+from reference import (
+    CLOISTERS,
+    EDGE_KINDS,
+    GOODS,
+    Payout,
+    Reference,
+    RefFeature,
+    chip_payoff,
+    goods_majorities,
+)
 from scenario import scenario
 
 FEATURE_SOURCES = frozenset({"road", "city", "inn", "cathedral", "monastery", "garden", "field"})
@@ -57,6 +69,8 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"inns_cathedrals": True},
     {"inns_cathedrals": True, "small_city_scores_2": True, "farmers": False},
     {"map": "france", "inns_cathedrals": True, "bets": True, "abbot": True},
+    {"traders_builders": True},
+    {"map": "france", "map_chips": True, "bets": True, "abbot": True, "traders_builders": True},
 )
 
 Figures = dict[int, tuple[int, str]]
@@ -82,6 +96,9 @@ def choose(game: Game, rng: random.Random, eager: bool) -> Any:
     features with figures of several seats (majorities and ties)."""
     legal = game.legal_actions()
     if eager and game.phase == "figure":
+        joining = [a for a in legal if getattr(a, "figure", None) in ("builder", "pig")]
+        if joining and rng.random() < 0.85:  # builders and pigs are rarely possible: take them
+            return rng.choice(joining)
         figures = [a for a in legal if not isinstance(a, Pass)]
         if figures and rng.random() < 0.85:
             return rng.choice(figures)
@@ -131,6 +148,10 @@ class CrossCheck:
         self.breakage = breakage
         self.ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
         self.complete = self._complete_features(self.ref)
+        # a builder's second tile: whether the last tile earned one, and whether it was one
+        self.earned_second = False
+        self.in_second = False
+        self.last_tile_events = len(game.events)
         self.check_features()
 
     def fail(self, what: str) -> None:
@@ -154,9 +175,12 @@ class CrossCheck:
         if game.phase == "figure":
             self.figure_turn(action)
         else:
+            if isinstance(action, PlaceTile):
+                self.check_second_tile(start)
             self._apply(action)
             if isinstance(action, PlaceTile):
                 self.ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+                self.earned_second = not self.in_second and self.extends_builder()
             if feature_events(game.events[start:], "completed"):
                 self.fail("features scored as completed outside step 3")
         self.check_bets(game.events[start:])
@@ -179,6 +203,8 @@ class CrossCheck:
             (recalled,) = [g for g, (s, f) in figures.items() if s == seat and f == "abbot"]
             del figures[recalled]
         start = len(game.events)
+        traders = game.expansion("traders_builders")
+        goods_before = [h.copy() for h in traders.goods] if traders else []
         self._apply(action)
         events = game.events[start:]
         self.stats["turns"] += 1
@@ -201,7 +227,41 @@ class CrossCheck:
             self.fail(f"figures after scoring {game.figures}, expected {home}")
         if recalled is not None:
             self.check_recall(recalled, seat, events)
+        if traders:
+            self.check_goods(seat, [f for f in newly if f.kind == CITY], goods_before)
         self.check_features()
+
+    def extends_builder(self) -> bool:
+        """Whether the tile just placed joined a road or city holding the active seat's builder."""
+        game, ref = self.game, self.ref
+        placed = game.last_placed
+        assert placed is not None
+        builders = {g for g, (s, f) in game.figures.items() if s == game.active and f == "builder"}
+        return any(
+            builders & ref.feature_of(placed.base + i).segments
+            for i, seg in enumerate(placed.orientation.segments)
+            if seg.kind in EDGE_KINDS
+        )
+
+    def check_second_tile(self, start: int) -> None:
+        """Before a tile is placed: it is a second tile exactly when the previous one earned it."""
+        game = self.game
+        seconds = [e for e in game.events[self.last_tile_events :] if e_type(e) == "extra-turn"]
+        if len(seconds) != self.earned_second:
+            self.fail(f"second tile granted {len(seconds)} times, expected {self.earned_second}")
+        self.in_second = self.earned_second
+        self.stats["builder second tiles"] += self.earned_second
+        self.last_tile_events = start
+
+    def check_goods(self, seat: int, cities: list[RefFeature], before: list[list[int]]) -> None:
+        got = self.game.expansion("traders_builders").goods
+        expected = [h.copy() for h in before]
+        for city in cities:
+            for kind, n in self.ref.goods(city).items():
+                expected[seat][GOODS.index(kind)] += n
+                self.stats["goods taken"] += n
+        if got != expected:
+            self.fail(f"goods {got}, expected {expected}")
 
     def check_recall(self, gid: int, seat: int, events: list[Any]) -> None:
         ref = self.ref
@@ -279,6 +339,19 @@ class CrossCheck:
         problem = same_payouts(expected, feature_events(game.events, "final"))
         if problem:
             self.fail(f"final scoring differs: {problem}")
+        traders = game.expansion("traders_builders")
+        if traders:
+            held = [dict(zip(GOODS, h, strict=True)) for h in traders.goods]
+            paid = [
+                (e.detail["goods"], seat)
+                for e in game.events
+                if isinstance(e, ScoreEvent) and e.source == "goods"
+                for seat, points in e.points.items()
+                if points == 10
+            ]
+            if paid != goods_majorities(held):
+                self.fail(f"goods paid {paid}, the tokens {held} say {goods_majorities(held)}")
+            self.stats["goods majorities"] += len(paid)
         totals = [0] * game.players
         for event in game.events:
             if isinstance(event, ScoreEvent):
@@ -292,6 +365,7 @@ class CrossCheck:
             stats[f"final {payout.source}"] += 1
             stats["final with a tie"] += len(payout.points) > 1
             stats["fields paying for cities"] += bool(payout.completed_cities)
+            stats["pig bonus"] += any(p != payout.value for _, p in payout.points)
         printed = {(p.x, p.y) for p in game.geometry.printed}
         for f in ref.features:
             if f.kind in EDGE_KINDS and f.complete:
@@ -299,6 +373,10 @@ class CrossCheck:
                 stats["complete with a large city"] += bool(printed & f.squares)
             stats["features through a tile twice"] += len(f.squares) < len(f.segments)
             stats["complete cloisters"] += f.kind in CLOISTERS and f.complete
+
+
+def e_type(event: Any) -> str | None:
+    return getattr(event, "type", None)
 
 
 def check_game(options: GameOptions, stats: Counter[str], breakage: Breakage | None = None) -> Game:
@@ -344,6 +422,10 @@ MUST_COVER = (
     "final inn",
     "completed cathedral",
     "final cathedral",
+    "goods taken",
+    "goods majorities",
+    "builder second tiles",
+    "pig bonus",
 )
 
 

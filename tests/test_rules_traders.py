@@ -235,9 +235,7 @@ def test_d44_builder_does_not_count_for_the_majority() -> None:
 
 def test_d44_pig_only_on_a_field_with_the_seats_farmer() -> None:
     # Seat 0's farmer on (0, -1), whose city closes the start's; the fields around join up.
-    game = scenario(
-        [("base/E", 0, -1, 180, ("meeple", "NL"))], then=("base/B", "base/B"), **TB
-    )
+    game = scenario([("base/E", 0, -1, 180, ("meeple", "NL"))], then=("base/B", "base/B"), **TB)
     game.apply(PlaceTile(1, -1, 0))  # seat 1 joins seat 0's field
     assert not [a for a in game.legal_actions() if getattr(a, "figure", None) == "pig"]
     game.apply(PASS)
@@ -307,7 +305,9 @@ def test_d42_a_bookmaker_tile_as_the_second_tile_opens_step_4() -> None:
 def test_d42_bets_on_the_first_tile_come_before_the_second_tile() -> None:
     # The office on (3, 0) ends the builder's road (still open at (-1, 0)): step 4, then the
     # second tile, on the road's other end.
-    game = scenario([*BUILDER_ON_ROAD, ("bets/07", 3, 0, 0, None)], then=("base/U",), bets=True, **TB)
+    game = scenario(
+        [*BUILDER_ON_ROAD, ("bets/07", 3, 0, 0, None)], then=("base/U",), bets=True, **TB
+    )
     assert (game.phase, game.to_move) == ("bet", 0)
     game.apply(PASS)
     game.apply(PASS)
