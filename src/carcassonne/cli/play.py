@@ -467,14 +467,21 @@ class _Session:
         # meeples first, then other figure types in the order the supplies list them
         figure_types = list(dict.fromkeys(f for supply in game.supply for f in supply))
         width = max(len(n) for n in self.names) + 2
+        # Traders & Builders: every seat's trade goods are public (docs/rules.md §12)
+        goods = game.view(None)["expansions"].get("traders_builders", {}).get("goods")
+        kinds = list(goods[0]) if goods else []
         header = (
-            "   " + "Seat".ljust(width) + "Score  " + "  ".join(f"{f}s left" for f in figure_types)
+            "   "
+            + "Seat".ljust(width)
+            + "Score  "
+            + "  ".join([f"{f}s left" for f in figure_types] + kinds)
         )
         lines = [self.dim(header)]
         for seat in range(game.players):
             marker = "▶" if seat == game.active and not game.is_over else " "
             counts = "  ".join(
-                str(game.supply[seat].get(f, 0)).rjust(len(f) + 6) for f in figure_types
+                [str(game.supply[seat].get(f, 0)).rjust(len(f) + 6) for f in figure_types]
+                + [str(goods[seat][k]).rjust(len(k)) for k in kinds]
             )
             lines.append(
                 f" {marker} {seat_tag(seat, self.colour)} {self.names[seat].ljust(width - 2)}"
@@ -650,7 +657,8 @@ class _Session:
                 f"  {ground}│ ─ road   ~ river   [M] monastery   (*) garden   <$> betting office",
                 "  ♦ coat of arms   ⌂ inn   † cathedral   ┏ ┛ corners: the tile placed last",
                 "  dotted squares with letters: where the drawn tile fits",
-                f"  figures: {figures} (lowercase: abbot; doubled: large meeple)",
+                f"  figures: {figures} (lowercase: abbot; doubled: large meeple;"
+                " ^ builder, @ pig in their seat's colour; w g c: trade goods)",
             ]
         )
 

@@ -42,6 +42,10 @@ from ..tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, Orientation
 if TYPE_CHECKING:
     from ..game import Game, PlacedTile
 
+#: figures that are not drawn as their seat's letter (the abbot is its lower case): Traders &
+#: Builders' builder and pig, in their seat's colours
+FIGURE_GLYPHS = {"builder": "^", "pig": "@"}
+
 #: (width, height) of one tile in character cells; both odd so roads have a centre line.
 TILE_SIZE = (9, 5)
 #: a larger size for showing one tile on its own (the drawn tile, the figure options)
@@ -326,7 +330,7 @@ def _compute_layout(o: Orientation, size: tuple[int, int]) -> _Layout:
 
 def _target(o: Orientation, index: int) -> tuple[float, float]:
     seg = o.segments[index]
-    if seg.kind == FIELD and seg.halves:
+    if seg.kind == FIELD and seg.halves:  # an enclosed field has none: it stands mid-tile
         return _HALF_ANCHORS[seg.halves[0]]
     if seg.edges:
         return _EDGE_ANCHORS[seg.edges[0]]
@@ -421,7 +425,7 @@ def tile_block(
             beside = [(r, x) for x in (c + 1, c - 1) if 0 <= x < width]
             cells.append(([cell for cell in beside if cell not in symbols] or beside)[0])
         for fr, fc in cells:
-            glyphs[fr][fc] = letter.lower() if figure == "abbot" else letter
+            glyphs[fr][fc] = FIGURE_GLYPHS.get(figure, letter.lower() if figure == "abbot" else letter)
             styles[fr][fc] = sgr(fg, bg, bold=True)
     for location, label in (marks or {}).items():
         index = locations.get(location)

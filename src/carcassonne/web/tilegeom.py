@@ -22,7 +22,7 @@ from ..tiles import (
     tile_set,
 )
 
-TILE_SETS = ("base", "river", "bets", "ic")
+TILE_SETS = ("base", "river", "bets", "ic", "traders_builders")
 
 
 def orientation_json(o: Orientation) -> dict[str, Any]:

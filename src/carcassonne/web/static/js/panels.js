@@ -29,10 +29,17 @@ function names(seats, list) {
   return t("list.and", { first: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
 }
 
-const SUPPLY_ICONS = { meeple: "♟", abbot: "✝", "large-meeple": "♜" };
+const SUPPLY_ICONS = { meeple: "♟", abbot: "✝", "large-meeple": "♜", builder: "⚒", pig: "🐖" };
+const GOODS = ["wine", "grain", "cloth"];
+
+/** A seat's Traders & Builders trade goods ("wine 2 · grain 0 · cloth 1"), public to all. */
+function goodsText(held) {
+  return GOODS.map((kind) => `${t(`goods.${kind}`)} ${held[kind] || 0}`).join(" · ");
+}
 
 /** Scores, figures left and who is to move; `gains` shows what each seat just scored. */
 export function scoresPanel(info, view, { you = [], gains = [], online = null } = {}) {
+  const goods = view.expansions && view.expansions.traders_builders ? view.expansions.traders_builders.goods : null;
   const rows = info.seats.map((seat, i) => {
     const supply = view.supply[i] || {};
     const supplyText = Object.entries(supply)
@@ -46,7 +53,8 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
         you.includes(i) ? html("span", { class: "you" }, t("seat.you")) : null,
         seat.kind === "bot" ? html("span", { class: "bot-badge", title: t(`bot.${seat.bot}`) }, t("seat.bot")) : null,
         offline ? html("span", { class: "muted", title: t("seat.offline") }, " ◌") : null),
-      html("td", { class: "supply", title: t("scores.supply") }, supplyText),
+      html("td", { class: "supply", title: t("scores.supply") }, supplyText,
+        goods ? html("div", { class: "goods", "data-goods": i, title: t("goods.title") }, goodsText(goods[i] || {})) : null),
       html("td", { class: "pts", "data-score": i }, String(view.scores[i]),
         gains[i] ? html("span", { class: "gain" }, `+${gains[i]}`) : null));
   });
@@ -256,6 +264,9 @@ export function describeEvent(ev, seats) {
     if (ev.source === "map-chip") {
       return { cls: "wine", text: t("log.chip_collected", { who, points: pts, chip: t(`log.chip.${d.colour}`), square: where(d.square) }), squares: at(d.square) };
     }
+    if (ev.source === "goods") {
+      return { cls: "score", text: t("log.goods_majority", { who, points: pts, goods: t(`goods.${d.goods}`), n: d.tokens }), squares: [] };
+    }
     if (ev.source === "wine") {
       const key = ev.reason === "town" ? "log.wine_town" : "log.wine_export";
       return { cls: "wine", text: t(key, { who, points: pts, colour: t(`grape.${d.colour}`), chips: (d.chips || []).join("+"), town: d.town || "" }), squares: at(d.square) };
@@ -274,6 +285,9 @@ export function describeEvent(ev, seats) {
   const d = ev.detail || {};
   const who = seatName(seats, ev.seat);
   const key = `log.event.${ev.event}`;
+  if (ev.event === "goods") {
+    return { cls: "", text: t(key, { who, goods: goodsText(d.goods || {}) }), squares: [] };
+  }
   if (has(key)) {
     return { cls: ev.event.startsWith("bet") ? "bet" : ev.event.startsWith("wine") ? "wine" : "", text: t(key, { who, tile: d.tile ? tileName(d.tile) : "", square: where(d.square) }), squares: at(d.square) };
   }
@@ -305,7 +319,7 @@ export function logPanel(events, seats, onHover = () => {}) {
 }
 
 // Score sources in the order a player thinks of them; any other source follows.
-const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "bet", "map-chip", "wine"];
+const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "bet", "map-chip", "wine"];
 
 /**
  * End of game: the winner, and where every seat's points came from. `extra` are the buttons

@@ -5,7 +5,7 @@ import { html, svg } from "./svg.js";
 import { drawTile, tileIds, tileInfo } from "./tiles.js";
 import { tileName } from "./panels.js";
 
-const SECTIONS = ["goal", "turn", "scoring", "final", "river", "abbot", "bets", "map", "mapchips", "inns", "variants"];
+const SECTIONS = ["goal", "turn", "scoring", "final", "river", "abbot", "bets", "map", "mapchips", "inns", "traders", "variants"];
 
 export function mountRules(container) {
   const page = html("div", { class: "page" });
@@ -21,7 +21,7 @@ export function mountRules(container) {
     body.appendChild(html("h2", {}, t("rules.tiles.title")));
     body.appendChild(html("p", { class: "muted" }, t("rules.tiles.intro")));
     const gallery = html("div", { class: "gallery" });
-    for (const set of ["base", "river", "bets", "ic"]) {
+    for (const set of ["base", "river", "bets", "ic", "traders_builders"]) {
       for (const id of tileIds().filter((k) => k.startsWith(set + "/"))) {
         const info = tileInfo(id);
         // The letter (the usual name among players, e.g. "D") and what the tile shows.

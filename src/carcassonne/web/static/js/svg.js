@@ -88,6 +88,15 @@ const ABBOT_PATH =
   "M10,0 C13.4,0 15.2,2.6 15.2,5.4 C15.2,7.2 14.4,8.4 13.4,9.2 L17.9,19.6 C18.3,20.4 17.8,21 " +
   "16.9,21 L3.1,21 C2.2,21 1.7,20.4 2.1,19.6 L6.6,9.2 C5.6,8.4 4.8,7.2 4.8,5.4 C4.8,2.6 6.6,0 10,0 Z";
 
+// Traders & Builders: the builder, a worker in a flat cap; the pig, side on.
+const BUILDER_PATH =
+  "M5,3 L15,3 L15,4.6 L13.8,4.6 C14.2,5.3 14.4,6 14.4,6.8 C14.4,8.4 13.5,9.6 12.4,10.2 " +
+  "L16.5,21 L3.5,21 L7.6,10.2 C6.5,9.6 5.6,8.4 5.6,6.8 C5.6,6 5.8,5.3 6.2,4.6 L5,4.6 Z";
+const PIG_PATH =
+  "M3,10 C3,6.5 6.5,5 10.5,5 C14.5,5 17.5,6.5 18,9 L20,8.4 L19.6,11.4 C19.4,14 17.6,15.6 15.6,16 " +
+  "L15.6,21 L13,21 L12.6,17 L8,17 L7.6,21 L5,21 L5,15.8 C3.8,14.8 3,12.6 3,10 Z";
+const FIGURE_PATHS = { abbot: ABBOT_PATH, builder: BUILDER_PATH, pig: PIG_PATH };
+
 /**
  * Draw a figure centred on (x, y) in tile units. Farmers lie down, as on the real board.
  * `size` is the figure height in tile units (a tile is 100); `seat` adds the seat's mark.
@@ -95,12 +104,12 @@ const ABBOT_PATH =
 export function drawFigure(parent, { x, y, colour, seat = null, figure = "meeple", lying = false, size = 26 }) {
   // The large meeple (Inns & Cathedrals) is the same figure, a third taller.
   const scale = (figure === "large-meeple" ? size * 1.35 : size) / 21;
-  const rotate = lying ? " rotate(-90 10 10.5)" : "";
+  const rotate = lying && figure !== "pig" ? " rotate(-90 10 10.5)" : "";  // the pig stands
   const g = svg("g", {
     class: `figure figure-${figure}`,
     transform: `translate(${x - 10 * scale} ${y - 10.5 * scale}) scale(${scale})${rotate}`,
   }, parent);
-  const path = figure === "abbot" ? ABBOT_PATH : MEEPLE_PATH;
+  const path = FIGURE_PATHS[figure] || MEEPLE_PATH;
   svg("path", { d: path, class: "figure-halo" }, g);
   svg("path", { d: path, fill: SEAT_COLOURS[colour] || colour, class: "figure-body" }, g);
   if (figure === "abbot") {

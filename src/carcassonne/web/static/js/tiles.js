@@ -275,6 +275,7 @@ function buildModel(tile, o) {
     taken: [],
     locations: {}, // location name -> segment index
     arms: [],
+    goods: [], // Traders & Builders goods symbols: {kind, at}
   };
   segs.forEach((s, i) => {
     model.locations[s.location] = i;
@@ -387,6 +388,8 @@ function buildModel(tile, o) {
       const city = model.cities.find((c) => c.index === i);
       model.spots.set(i, city.spot);
       if (s.coat_of_arms) model.arms.push(city.arms);
+      // Traders & Builders goods: where a coat of arms would be (these cities have none).
+      for (const kind of s.marks || []) if (GOODS_KINDS.includes(kind)) model.goods.push({ kind, at: city.arms });
     }
   });
   for (const road of model.roads) {
@@ -425,7 +428,8 @@ function buildModel(tile, o) {
   for (const m of model.marks) model.taken.push(m.at);
   segs.forEach((s, i) => {
     if (s.kind !== "field") return;
-    const spot = fieldSpot(model, s.halves.map((h) => HALVES.indexOf(h)));
+    // An enclosed field touches no edge: its figure goes where there is most room off the cities.
+    const spot = s.halves.length ? fieldSpot(model, s.halves.map((h) => HALVES.indexOf(h))) : freePoint(model, 8);
     model.spots.set(i, spot);
     model.taken.push(spot);
   });
@@ -501,6 +505,21 @@ function drawVillage(g, [x, y]) {
   }
 }
 
+const GOODS_KINDS = ["wine", "grain", "cloth"];
+
+/** A trade good's symbol (Traders & Builders): grapes, a sheaf, a bolt of cloth. */
+function drawGoods(g, { kind, at: [x, y] }) {
+  const b = svg("g", { class: `goods goods-${kind}`, transform: `translate(${x} ${y})` }, g);
+  svg("circle", { r: 7.5, class: "goods-disc" }, b);
+  if (kind === "wine") {
+    for (const [cx, cy] of [[-2.4, -2], [2.4, -2], [0, 2.2]]) svg("circle", { cx, cy, r: 2.6, class: "goods-mark" }, b);
+  } else if (kind === "grain") {
+    svg("path", { d: "M0,5 V-5 M0,-1 L-3,-4 M0,-1 L3,-4 M0,2 L-3,-1 M0,2 L3,-1", class: "goods-stroke" }, b);
+  } else {
+    svg("rect", { x: -4.5, y: -3.5, width: 9, height: 7, rx: 1, class: "goods-mark" }, b);
+  }
+}
+
 function drawShield(g, [x, y]) {
   const b = svg("g", { class: "arms", transform: `translate(${x} ${y})` }, g);
   svg("path", { d: "M-6,-7 H6 V-1 C6,4 2.5,6.5 0,8 C-2.5,6.5 -6,4 -6,-1 Z", class: "arms-shield" }, b);
@@ -548,6 +567,7 @@ export function drawTile(parent, tileId, rotation, options = {}) {
   });
   for (const arms of model.arms) drawShield(g, arms);
   for (const m of model.marks) (m.kind === "inn" ? drawInn : drawCathedral)(g, m.at);
+  for (const goods of model.goods) drawGoods(g, goods);
   for (const c of model.centres) {
     if (c.kind === "monastery") drawMonastery(g, c.at);
     else if (c.kind === "betting-office") drawOffice(g, c.at);
