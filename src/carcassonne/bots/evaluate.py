@@ -80,6 +80,18 @@ def register_adjustment(expansion: str, fn: Adjustment) -> None:
     _ADJUSTMENTS[expansion] = fn
 
 
+#: ``fn(evaluator, game, figure, feature)``: what a figure that joins its seat's meeple (and
+#: weighs nothing in majorities: a builder, a pig) adds by standing on ``feature``
+JoiningGain = Callable[["Evaluator", Game, str, Feature], float]
+
+_JOINING_GAINS: dict[str, JoiningGain] = {}
+
+
+def register_joining_gain(figure: str, fn: JoiningGain) -> None:
+    """Value ``figure`` with ``fn`` when it is placed (instead of the feature's potential)."""
+    _JOINING_GAINS[figure] = fn
+
+
 def is_done(game: Game, feature: Feature) -> bool:
     """Whether ``feature`` is completed, or will be in this turn's step-3 scoring."""
     if feature.complete:
@@ -347,7 +359,11 @@ class Evaluator:
         ``in_hand`` is how many of that figure the seat holds once this turn is scored (from
         :meth:`assess`).
         """
-        points = self.potential(game, feature)
+        joining = _JOINING_GAINS.get(figure)
+        if joining is None:
+            points = self.potential(game, feature)
+        else:
+            points = joining(self, game, figure, feature)
         if is_done(game, feature):
             return points  # scored this turn and the figure comes straight back
         return points + self.hand_value(figure, in_hand - 1) - self.hand_value(figure, in_hand)

@@ -60,7 +60,7 @@ from typing import Any
 
 from ..actions import Pass, PlaceFigure
 from ..game import Game
-from . import bets_policy, mapchips_policy
+from . import bets_policy, mapchips_policy, traders_policy
 from .evaluate import DEFAULT_WEIGHTS, Estimates, Evaluator, Weights, relative
 from .policies import Policy, PolicyBot, policy_for, register_policy
 
@@ -183,3 +183,4 @@ class GreedyBot:
 # The expansions' phases this bot knows how to play.
 bets_policy.register()
 mapchips_policy.register()
+traders_policy.register()

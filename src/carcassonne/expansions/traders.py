@@ -68,6 +68,11 @@ class TradersBuilders(Expansion):
         assert isinstance(saved, TradersBuilders)
         self.goods, self._extended, self._second = saved.goods, saved._extended, saved._second
 
+    @property
+    def earned_second_tile(self) -> bool:
+        """Whether the tile placed this turn has earned its seat a builder's second tile."""
+        return self._extended
+
     # ----------------------------------------------------------------------------- figures
 
     def figure_allowed(self, game: Game, seat: int, figure: str, feature: Feature) -> bool:
