@@ -214,7 +214,8 @@ def table_layout(cities: str, roads: str, fields: str) -> Layout:
         return city
 
     field_sets = set()
-    for halves, bordered in re.findall(r"\{([^}]*)\}(?:→([\w,]+))?", fields):
+    # ``inner``: an enclosed field, touching no half-edge (D47)
+    for halves, bordered in re.findall(r"(?:\{([^}]*)\}|\binner)(?:→([\w,]+))?", fields):
         named = set(HALF_NAMES) if halves == "all 8" else set(halves.split())
         cities_bordered = frozenset(city_of(n) for n in bordered.split(",") if n)
         field_sets.add((frozenset(named), cities_bordered))
@@ -283,6 +284,19 @@ def test_bookmaker_tile_table_matches_the_tile_data() -> None:
         assert edges_of(tile) == edges, name
         assert sum(s.coat_of_arms for s in tile.segments) == int(coat), name
         assert data_layout(tile) == table_layout(cities, roads, fields), name
+
+
+def test_traders_builders_tile_table_matches_the_tile_data() -> None:
+    rows = table_rows("§8.7")
+    assert [row[0] for row in rows] == [f"{n:02}" for n in range(1, 25)]
+    for name, edges, cities, goods, roads, centre, fields in rows:
+        tile = tile_named("traders_builders", name)
+        assert tile.count == 1, name
+        assert edges_of(tile) == edges, name
+        assert data_layout(tile) == table_layout(cities, roads, fields), name
+        marks = [m for s in tile.segments for m in s.marks]
+        assert marks == ([] if goods == "–" else [goods.split()[0]]), name
+        assert list(tile.centre) == ([] if centre == "–" else [centre]), name
 
 
 def test_france_table_matches_the_map_data() -> None:

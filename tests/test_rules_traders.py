@@ -279,8 +279,8 @@ def test_d47_a_farmer_on_an_enclosed_field_scores_its_cities() -> None:
     # the farmer between the cities scores that completed city (3); the cloth city stays open.
     game = Game(players=2, stack=(CLOTH_ENCLOSED,), **TB)
     game.apply(PlaceTile(0, -1, 0))
-    assert PlaceFigure("meeple", "enclosed") in game.legal_actions()
-    game.apply(PlaceFigure("meeple", "enclosed"))
+    assert PlaceFigure("meeple", "inner") in game.legal_actions()
+    game.apply(PlaceFigure("meeple", "inner"))
     assert game.is_over
     assert paid(game, "final") == [("field", {0: 3})]
 
