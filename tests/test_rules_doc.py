@@ -214,8 +214,7 @@ def table_layout(cities: str, roads: str, fields: str) -> Layout:
         return city
 
     field_sets = set()
-    # ``inner``: an enclosed field, touching no half-edge (D47)
-    for halves, bordered in re.findall(r"(?:\{([^}]*)\}|\binner)(?:→([\w,]+))?", fields):
+    for halves, bordered in re.findall(r"\{([^}]*)\}(?:→([\w,]+))?", fields):
         named = set(HALF_NAMES) if halves == "all 8" else set(halves.split())
         cities_bordered = frozenset(city_of(n) for n in bordered.split(",") if n)
         field_sets.add((frozenset(named), cities_bordered))
