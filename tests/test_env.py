@@ -519,6 +519,11 @@ def test_cycle_order_makes_the_waiting_agent_wait() -> None:
         ({"window": 30}, ValueError, "window must be an odd number"),
         ({"max_cycles": 0}, ValueError, "max_cycles must be at least 1"),
         ({"inns_cathedrals": True}, ValueError, "does not cover inns_cathedrals yet"),
+        (
+            {"traders_builders": True},
+            ValueError,
+            "does not cover traders_builders yet: its builder",
+        ),
     ],
 )
 def test_bad_options_are_named(kwargs: dict[str, Any], error: type, message: str) -> None:

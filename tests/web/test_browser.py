@@ -462,3 +462,32 @@ def test_the_expert_is_chosen_in_the_lobby_and_gives_hints(server: Server, page:
     place_anywhere(page)
     # The expert thinks in a worker and answers; then it is our turn again.
     expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=30_000)
+
+
+def test_traders_and_builders_goods_builder_and_pig_in_the_browser(
+    server: Server, page: Page
+) -> None:
+    # The lobby offers the expansion; a scripted game starts with a wine tile (its symbol is
+    # drawn), and the scores panel lists every seat's trade goods (public, docs/rules.md §12).
+    page.goto(server.url + "/")
+    expect(page.locator("input[name=traders_builders]")).to_be_visible()
+    created = server.create(
+        {
+            "seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+            "options": {
+                "traders_builders": True,
+                "stack": ["traders_builders/02", "base/U", "base/E", "base/U"],
+            },
+        }
+    )
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    expect(page.locator(".tile-preview")).to_have_attribute("data-tile", "traders_builders/02")
+    expect(page.locator(".tile-preview .goods-wine")).to_have_count(1)
+    expect(page.locator("[data-goods]")).to_have_count(2)
+    expect(page.locator('[data-goods="0"]')).to_contain_text("wine 0")
+    expect(page.locator(".scores .supply").first).to_contain_text("⚒ 1")
+    shot(page, "tb-01-goods-tile")
+    place_anywhere(page)
+    expect(page.locator(".layer-tiles .goods-wine")).to_have_count(1, timeout=15_000)
+    shot(page, "tb-02-placed")

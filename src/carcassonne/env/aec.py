@@ -38,8 +38,13 @@ DEFAULT_WINDOW = 31
 #: highest score the observation space admits (no game comes near it)
 MAX_SCORE = 10_000
 _OPTION_NAMES = frozenset(f.name for f in fields(GameOptions))
-#: options whose figures or marks the action space and observations do not cover yet
-_NOT_COVERED = ("inns_cathedrals",)
+#: options whose figures or marks the action space and observations do not cover yet, and why
+_NOT_COVERED = {
+    "inns_cathedrals": "its large meeple has no action index and its inns and cathedrals no "
+    "observation plane",
+    "traders_builders": "its builder and pig have no action index and its trade goods no "
+    "observation plane",
+}
 
 
 class IllegalActionError(ValueError):
@@ -72,12 +77,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if unknown:
             known = ", ".join(sorted(_OPTION_NAMES))
             raise ValueError(f"unknown game options {sorted(unknown)} (known: {known})")
-        for name in _NOT_COVERED:
+        for name, why in _NOT_COVERED.items():
             if game_options.get(name):
-                raise ValueError(
-                    f"the environment does not cover {name} yet: its large meeple has no action "
-                    "index and its inns and cathedrals no observation plane (docs/env.md)"
-                )
+                raise ValueError(f"the environment does not cover {name} yet: {why} (docs/env.md)")
         for name, value, allowed in (
             ("reward", reward, REWARDS),
             ("turn_order", turn_order, TURN_ORDERS),
