@@ -254,7 +254,9 @@ def main(argv: list[str] | None = None) -> int:
         return compare_builds(builds, args.batches, args.games, args.simulate_games)  # type: ignore[arg-type]
     options = options_from_args(args)
     enabled = [
-        n.replace("_", "-") for n in ("river", "abbot", "bets", "map_chips") if getattr(args, n)
+        n.replace("_", "-")
+        for n in ("river", "abbot", "bets", "map_chips", "traders_builders")
+        if getattr(args, n)
     ]
     if args.map:
         enabled.insert(0, f"map {args.map}")

@@ -282,8 +282,9 @@ def test_language_switch_is_remembered(server: Server, page: Page) -> None:
     page.select_option("#language", "ro")
     expect(page.locator("nav a[href='#/rules']")).to_have_text("Reguli")
     page.click("nav a[href='#/rules']")
-    # every tile type: base (32 with the garden copies), river (12), bets (10), ic (17)
-    expect(page.locator(".gallery figure")).to_have_count(32 + 12 + 10 + 17)
+    # every tile type: base (32 with the garden copies), river (12), bets (10), ic (17),
+    # traders_builders (24)
+    expect(page.locator(".gallery figure")).to_have_count(32 + 12 + 10 + 17 + 24)
     expect(page.get_by_text("docs/rules.md")).to_be_visible()  # the complete reference
     shot(page, "10-rules-ro")
 

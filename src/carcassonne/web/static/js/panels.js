@@ -29,7 +29,8 @@ function names(seats, list) {
   return t("list.and", { first: parts.slice(0, -1).join(", "), last: parts[parts.length - 1] });
 }
 
-const SUPPLY_ICONS = { meeple: "♟", abbot: "✝", "large-meeple": "♜", builder: "⚒", pig: "🐖" };
+// Figures without an icon that every font has (the pig) are named.
+const SUPPLY_ICONS = { meeple: "♟", abbot: "✝", "large-meeple": "♜", builder: "⚒" };
 const GOODS = ["wine", "grain", "cloth"];
 
 /** A seat's Traders & Builders trade goods ("wine 2 · grain 0 · cloth 1"), public to all. */
@@ -43,7 +44,7 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
   const rows = info.seats.map((seat, i) => {
     const supply = view.supply[i] || {};
     const supplyText = Object.entries(supply)
-      .map(([figure, n]) => `${SUPPLY_ICONS[figure] || figure} ${n}`)
+      .map(([figure, n]) => `${SUPPLY_ICONS[figure] || (has(`figure.${figure}`) ? t(`figure.${figure}`) : figure)} ${n}`)
       .join("  ");
     const offline = online && seat.kind === "human" && !online.includes(i);
     return html("tr", { class: (view.to_move === i && view.phase !== "over" ? "to-move" : "") + (offline ? " offline" : ""), "data-seat": i },
