@@ -75,6 +75,26 @@ def test_d46_the_completing_player_takes_the_goods_without_a_knight() -> None:
     assert game.scores == [0, 10]
 
 
+def test_the_rules_example_blue_scores_the_city_you_take_a_wine_and_two_grain() -> None:
+    # The rules' example: a 5-tile city with one wine and two grain symbols; blue (seat 1) has
+    # the knight and scores 10, you (seat 0) place the last tile and take the three tokens.
+    # Nobody else holds goods, so at the end you score 10 for wine and 10 for grain.
+    game = scenario(
+        [
+            ("traders_builders/17", 0, -1, 90, None),  # grain, city N-S
+            ("traders_builders/01", 0, -2, 180, ("meeple", "E")),  # grain, city S-E
+            (WINE_CORNER, 1, -2, 270, None),  # wine, city S-W
+            ("base/U", 1, 0, 0, None),
+            ("base/E", 1, -1, 0, None),  # closes the city from the south
+        ],
+        **TB,
+    )
+    assert paid(game, "completed") == [("city", {1: 10})]
+    assert goods(game)[0] == {"wine": 1, "grain": 2, "cloth": 0}
+    assert paid(game, "final") == [("goods", {0: 10}), ("goods", {0: 10})]
+    assert game.scores == [20, 10]
+
+
 def test_d49_goods_majorities_score_10_ties_all_score() -> None:
     # Each seat closes one wine city: a tie, both score 10; nobody holds grain or cloth.
     game = scenario(
