@@ -424,10 +424,9 @@ def tile_block(
         if figure == LARGE:
             beside = [(r, x) for x in (c + 1, c - 1) if 0 <= x < width]
             cells.append(([cell for cell in beside if cell not in symbols] or beside)[0])
+        glyph = FIGURE_GLYPHS.get(figure, letter.lower() if figure == "abbot" else letter)
         for fr, fc in cells:
-            glyphs[fr][fc] = FIGURE_GLYPHS.get(
-                figure, letter.lower() if figure == "abbot" else letter
-            )
+            glyphs[fr][fc] = glyph
             styles[fr][fc] = sgr(fg, bg, bold=True)
     for location, label in (marks or {}).items():
         index = locations.get(location)
