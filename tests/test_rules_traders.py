@@ -382,3 +382,12 @@ def test_d48_a_france_game_plays_every_enabled_set_once() -> None:
     # 72 base + 24 Traders & Builders + 10 bookmaker tiles: two start tiles placed, one drawn.
     game = Game(players=2, map="france", bets=True, seed=3, **TB)
     assert len(game.stack) + 1 == 72 + 24 + 10 - 2
+
+
+def test_d48_france_with_both_expansions_has_114_land_tiles() -> None:
+    # The recommended 110-120 for France: 72 base + 18 Inns & Cathedrals + 24 Traders & Builders,
+    # plus the 10 bookmaker tiles; two start tiles are placed and one tile is drawn.
+    game = Game(players=2, map="france", bets=True, inns_cathedrals=True, seed=3, **TB)
+    land = [t for t in [*game.stack, game.current_tile] if t is not None and not t.has_office]
+    assert len(land) + 2 == 72 + 18 + 24
+    assert len(game.stack) + 1 + 2 == 114 + 10
