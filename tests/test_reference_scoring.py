@@ -62,15 +62,13 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"map": "france"},
     {"map": "france", "map_chips": True},
     {"map": "test-tiny", "abbot": True},
-    {"river": True, "abbot": True, "bets": True},
-    {"map": "france", "map_chips": True, "abbot": True, "bets": True},
+    {"river": True, "abbot": True, "bets": True, "traders_builders": True},
+    {"map": "france", "map_chips": True, "abbot": True, "bets": True, "traders_builders": True},
     {"map": "test-tiny", "map_chips": True, "bets": True},
     {"map": "france", "copies": 2, "abbot": True},
     {"inns_cathedrals": True},
     {"inns_cathedrals": True, "small_city_scores_2": True, "farmers": False},
     {"map": "france", "inns_cathedrals": True, "bets": True, "abbot": True},
-    {"traders_builders": True},
-    {"map": "france", "map_chips": True, "bets": True, "abbot": True, "traders_builders": True},
 )
 
 Figures = dict[int, tuple[int, str]]
