@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .board import decode
+
 
 @dataclass(slots=True)
 class ScoreEvent:
@@ -29,11 +31,19 @@ class ScoreEvent:
     tiles: int = 0
     coats_of_arms: int = 0
     figures: dict[int, int] = field(default_factory=dict)
-    squares: list[tuple[int, int]] = field(default_factory=list)
+    #: the feature's squares as sorted board positions, decoded only when :attr:`squares` is read:
+    #: a game scores a few hundred features and bots and simulations never look at them
+    square_codes: tuple[int, ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        """The ``(x, y)`` squares of the feature that paid, sorted."""
+        return sorted(decode(p) for p in self.square_codes)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
+        del data["square_codes"]
         data["type"] = "score"
         data["points"] = {str(k): v for k, v in self.points.items()}
         data["figures"] = {str(k): v for k, v in self.figures.items()}

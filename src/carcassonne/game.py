@@ -789,7 +789,11 @@ class Game:
     def ring_count(self, pos: int) -> int:
         """How many of the 8 squares around ``pos`` hold a tile."""
         board = self.board
-        return sum(1 for d in RING if pos + d in board)
+        count = 0
+        for d in RING:  # a plain loop: a generator costs more than the 8 lookups
+            if pos + d in board:
+                count += 1
+        return count
 
     def feature_value(self, feature: Feature, final: bool) -> int:
         """What a feature pays now: completed (``final=False``) or at the end of the game."""
@@ -865,7 +869,7 @@ class Game:
             tiles=len(feature.squares),
             coats_of_arms=feature.coat_of_arms,
             figures=feature.figure_counts(),
-            squares=sorted(decode(p) for p in feature.squares),
+            square_codes=tuple(sorted(feature.squares)),
             detail=detail,
         )
         self.events.append(event)
@@ -886,7 +890,7 @@ class Game:
             reason="final",
             points=paid,
             figures=feature.figure_counts(),
-            squares=sorted(decode(p) for p in feature.squares),
+            square_codes=tuple(sorted(feature.squares)),
             detail={"completed_cities": len(complete), "value": points},
         )
         self.events.append(event)
