@@ -190,8 +190,9 @@ def compare_builds(builds: list[tuple[str, str]], rounds: int, games: int, simul
             command = [python, script, "--round", str(games), "--seed", str(1 + r * games)]
             out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
             reply = json.loads(out)
-            if reply.pop("build") != label:
-                print(f"note: {python} runs the {BUILD!r} build, labelled {label!r}")
+            built = reply.pop("build")
+            if label in ("pure", "compiled") and built != label:
+                print(f"note: {python} runs the {built!r} build, labelled {label!r}")
             results[label].append(reply)
             if simulate:
                 seconds = simulate_seconds(python, simulate)
