@@ -544,7 +544,7 @@ class Room:
         A copy when the storage makes its calls in threads (PostgreSQL): other tasks run while
         the commit waits, and must see the game as it was.  Else (SQLite) nothing runs between
         applying and committing, and the game itself is changed (rebuilt from the database if
-        the commit fails): copying a game for every move cost a fifth of the moves per second
+        the commit fails): copying a game for every move cost a quarter of the moves per second
         on 100 games (``benchmarks/README.md``)."""
         return self.game.copy() if self.storage.threads else self.game
 
