@@ -22,7 +22,13 @@ from carcassonne.web import create_app
 from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
-from carcassonne.web.rooms import IDLE_ROOM_SECONDS, MAX_IDLE_ROOMS, GameServer, Principal
+from carcassonne.web.rooms import (
+    IDLE_ROOM_SECONDS,
+    MAX_IDLE_ROOMS,
+    MAX_STORE_RETRY,
+    GameServer,
+    Principal,
+)
 from carcassonne.web.storage import Storage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
@@ -233,7 +239,9 @@ def test_bots_resume_when_the_database_takes_writes_again(tmp_path: Path) -> Non
         state = client.get(f"/api/games/{created['id']}/state", headers=auth(token)).json()
         assert state["ply"] == 0 and state["broken"] is None
         disk.failing = ()
-        deadline = time.monotonic() + 10
+        # the bots retry with a doubling back-off: on a slow machine the next try may be up to
+        # MAX_STORE_RETRY seconds away when writes work again
+        deadline = time.monotonic() + MAX_STORE_RETRY + 10
         while state["view"]["to_move"] != 1 and time.monotonic() < deadline:
             time.sleep(0.05)
             state = client.get(f"/api/games/{created['id']}/state", headers=auth(token)).json()
