@@ -20,6 +20,7 @@ from carcassonne import (
     PlaceFigure,
     PlaceTile,
 )
+from carcassonne.game import _fit_table
 from carcassonne.tiles import tile_set
 from scenario import paid, scenario, score_events, snapshot
 
@@ -604,3 +605,20 @@ def test_highest_total_wins_and_ties_share_the_victory() -> None:
     assert tied.scores == [6, 6] and tied.winners() == [0, 1]
     single = scenario([("base/E", 0, -1, 180, ("meeple", "S"))])
     assert single.winners() == [0]
+
+
+@pytest.mark.parametrize("set_name", ["base", "river", "bets", "ic", "traders_builders"])
+def test_fit_tables_hold_exactly_the_rotations_meeting_each_constraint(set_name: str) -> None:
+    # The placement search reads a table built by enumeration; here each of the 4096 edge
+    # constraints (3 bits per side N, E, S, W; 0 = no neighbour) is checked against the rule
+    # itself: every side with a neighbour must carry the same edge.
+    for tile in tile_set(set_name).tiles:
+        table = _fit_table(tile)
+        for key in range(1 << 12):
+            demanded = [(key >> (3 * side)) & 7 for side in range(4)]
+            expected = tuple(
+                o.rotation // 90
+                for o in tile.distinct_orientations
+                if all(code in (0, edge) for code, edge in zip(demanded, o.edges, strict=True))
+            )
+            assert table[key] == expected, (tile.id, key)

@@ -15,6 +15,7 @@ constraint of each open square, and nothing is re-traced.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -109,14 +110,18 @@ def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
     """For every possible edge constraint, the distinct rotations of ``tile`` that satisfy it.
 
     Built once per tile type (4096 small entries), so finding legal placements is one list
-    index per open square.
+    index per open square.  A constraint holds 3 bits per side, 0 for a side with no neighbour;
+    an orientation satisfies exactly the 16 constraints that, side by side, either leave the
+    side open or demand its own edge, so those are enumerated directly (testing every
+    orientation against all 4096 keys cost ~20 ms per tile type, half a second per process).
     """
     table = _FIT_TABLES.get(tile.index)
     if table is None:
-        table = [
-            tuple(o.rotation // 90 for o in tile.distinct_orientations if _matches(o.edges, key))
-            for key in range(1 << 12)
-        ]
+        table = [()] * (1 << 12)
+        for o in tile.distinct_orientations:
+            sides = [(0, code << (3 * d)) for d, code in enumerate(o.edges)]
+            for key in {sum(choice) for choice in itertools.product(*sides)}:
+                table[key] += (o.rotation // 90,)
         _FIT_TABLES[tile.index] = table
     return table
 
