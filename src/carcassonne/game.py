@@ -90,6 +90,8 @@ _FIT_TABLES: dict[int, list[tuple[int, ...]]] = {}
 # pos -> the four PlaceTile actions on that square, shared by every game
 _PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
 _FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
+#: a square and the eight around it: the cloisters a tile can complete
+_SELF_AND_RING = (0, *RING)
 
 #: passed as options, makes the empty Game that Game.copy() fills in
 _BLANK = GameOptions()
@@ -268,8 +270,10 @@ class Game:
         self.board: dict[int, PlacedTile] = {}
         self.seg_feature: list[Feature] = []
         self.seg_pos: list[int] = []
-        #: empty playable squares next to a placed tile -> edge constraint (3 bits per side)
-        self.frontier: dict[int, int] = {}
+        #: empty playable squares next to a placed tile -> (edge constraint, 3 bits per side;
+        #: the square's four PlaceTile actions), the actions kept here so that the placement
+        #: search, the hottest loop of a game, finds them without a lookup per square
+        self.frontier: dict[int, tuple[int, tuple[PlaceTile, ...]]] = {}
         #: global segment id -> (seat, figure type) of the figure standing there
         self.figures: dict[int, tuple[int, str]] = {}
         self.events: list[Event] = []
@@ -445,10 +449,9 @@ class Game:
         table = _fit_table(tile)
         placements: list[PlaceTile] = []
         append = placements.append
-        for pos, key in self.frontier.items():
+        for key, actions in self.frontier.values():
             rotations = table[key]
             if rotations:
-                actions = _PLACE_ACTIONS.get(pos) or _place_actions(pos)
                 for r in rotations:
                     append(actions[r])
         if self._restrictors:
@@ -541,11 +544,11 @@ class Game:
             pos = encode(x, y)
         except (ValueError, TypeError):
             raise IllegalAction(f"square ({x}, {y}) is off the board") from None
-        key = self.frontier.get(pos)
-        if key is None:
+        open_square = self.frontier.get(pos)
+        if open_square is None:
             raise IllegalAction(self._why_not_square(pos, x, y))
         orientation = tile.orientations[rotation // 90]
-        if not _matches(orientation.edges, key):
+        if not _matches(orientation.edges, open_square[0]):
             raise IllegalAction(
                 f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})"
             )
@@ -607,9 +610,14 @@ class Game:
             if neighbour is None:
                 if squares is None or q in squares:
                     if self._inactive:
-                        frontier[q] = self._constraint(q)
+                        frontier[q] = self._open_square(q)
                     else:  # only this tile's side changed for q
-                        frontier[q] = frontier.get(q, 0) | (edges[d] << (3 * OPPOSITE[d]))
+                        side = edges[d] << (3 * OPPOSITE[d])
+                        open_square = frontier.get(q)
+                        if open_square is None:
+                            frontier[q] = (side, _PLACE_ACTIONS.get(q) or _place_actions(q))
+                        else:
+                            frontier[q] = (open_square[0] | side, open_square[1])
                 elif mine >= 0:  # runs into the map border: closed on this side
                     seg_feature[base + mine].open -= 1
                 continue
@@ -649,9 +657,10 @@ class Game:
             q = pos + DELTAS[d]
             # D9: its closed sides are map border, which anchors nothing
             if edges[d] != BORDER and q not in self.board and self.geometry.playable(q):
-                self.frontier[q] = self._constraint(q)
+                self.frontier[q] = self._open_square(q)
 
-    def _constraint(self, pos: int) -> int:
+    def _open_square(self, pos: int) -> tuple[int, tuple[PlaceTile, ...]]:
+        """The frontier entry of an empty square, its constraint read from its neighbours."""
         board = self.board
         key = 0
         for d in range(4):
@@ -660,7 +669,7 @@ class Game:
                 code = neighbour.orientation.edges[OPPOSITE[d]]
                 if code != BORDER:
                     key |= code << (3 * d)
-        return key
+        return key, _PLACE_ACTIONS.get(pos) or _place_actions(pos)
 
     def _merge(self, a: Feature, b: Feature) -> Feature:
         if len(a.segments) < len(b.segments):
@@ -837,7 +846,8 @@ class Game:
         open_cloisters = self._open_cloisters
         if open_cloisters:
             pos = placed.pos
-            for q in (pos, *(pos + d for d in RING)):
+            for d in _SELF_AND_RING:
+                q = pos + d
                 segments = open_cloisters.get(q)
                 if segments is not None and self.ring_count(q) == 8:
                     del open_cloisters[q]
