@@ -19,7 +19,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from carcassonne import PASS, Game, PlaceFigure, PlaceTile, ScoreEvent
+import pytest
+
+from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile, ScoreEvent
 from carcassonne.board import encode
 
 FigureSpec = tuple[str, str] | Any | None
@@ -92,9 +94,12 @@ def paid(game: Game, reason: str | None = None) -> list[tuple[str, dict[int, int
 
 
 def snapshot(game: Game) -> dict[str, Any]:
-    """Everything an illegal action must leave untouched, in comparable form."""
+    """Everything an illegal action must leave untouched, in comparable form: every seat's view
+    as well as the spectator's, since only a seat's own view shows its hidden holdings (its
+    betting chips)."""
     return {
         "view": game.view(None),
+        "seat_views": [game.view(seat) for seat in range(game.players)],
         "history": list(game.history),
         "events": len(game.events),
         "stack": [tile.id for tile in game.stack],
@@ -102,3 +107,13 @@ def snapshot(game: Game) -> dict[str, Any]:
         "phase": game.phase,
         "to_move": game.to_move,
     }
+
+
+def assert_refused(game: Game, action: Any, match: str) -> None:
+    """``action`` raises IllegalAction with a message matching ``match`` (a regex searched in
+    it, as for ``pytest.raises``) and leaves the game exactly as it was: a refusal must say what
+    is wrong, and a refused move that changed something half-way would corrupt the game."""
+    before = snapshot(game)
+    with pytest.raises(IllegalAction, match=match):
+        game.apply(action)
+    assert snapshot(game) == before

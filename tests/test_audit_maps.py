@@ -18,14 +18,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
 from carcassonne.expansions.mapchips import EXPORT, TOWN, SellWine, eligible_squares
 from carcassonne.maps import load_map
-from scenario import paid, play, score_events
+from scenario import assert_refused, paid, play, score_events
 from test_bets import bet_payouts
 from test_mapchips import P1, P2, _with_chips, offered
 from test_mapchips import turn as place
@@ -109,8 +107,7 @@ def test_d25_used_start_square_is_never_covered_by_a_turn() -> None:
     """Its start tile lies there from the setup, placed by nobody: no turn can cover that town
     (D25), while the unused start square Cime can be (test_mapchips covers its sale)."""
     game = map_game([], then=("base/U",), map_chips=True)
-    with pytest.raises(IllegalAction, match="already occupied"):
-        game.apply(PlaceTile(1, 2, 0))
+    assert_refused(game, PlaceTile(1, 2, 0), "already occupied")
     towns = {t["name"]: t["covered"] for t in game.view(0)["expansions"]["map-chips"]["towns"]}
     assert (towns["Aval"], towns["Brume"], towns["Cime"]) == (True, True, False)
 

@@ -14,11 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcassonne import PASS, Game, GameEvent, IllegalAction, PlaceFigure, PlaceTile, ScoreEvent
+from carcassonne import PASS, Game, GameEvent, PlaceFigure, PlaceTile, ScoreEvent
 from carcassonne.board import encode
 from carcassonne.expansions.bets import CHIPS, Bets, PlaceBet, SettleAgainst, chip_payoff
 from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.tiles import FIELD, ROAD, tile_set
+from scenario import assert_refused
 
 Figure = tuple[str, str] | None
 
@@ -352,8 +353,7 @@ def test_chips_settle_against_the_chosen_feature(
 
 def test_settle_choice_rejects_a_feature_of_another_tile() -> None:
     game = _road_and_city_together()
-    with pytest.raises(IllegalAction, match="settle"):
-        game.apply(SettleAgainst(0, 0, "road", "E"))
+    assert_refused(game, SettleAgainst(0, 0, "road", "E"), "settle")
     assert game.phase == "settle"
 
 
@@ -498,8 +498,7 @@ def test_no_figure_on_the_office() -> None:
     assert not any(
         isinstance(a, PlaceFigure) and a.location == "betting-office" for a in game.legal_actions()
     )
-    with pytest.raises(IllegalAction, match="betting-office"):
-        game.apply(PlaceFigure("meeple", "betting-office"))
+    assert_refused(game, PlaceFigure("meeple", "betting-office"), "betting-office")
 
 
 def test_bookmaker_tiles_are_shuffled_into_the_land_tiles() -> None:
@@ -521,10 +520,8 @@ def test_bet_actions_are_own_supply_or_pass() -> None:
     assert game.legal_actions() == [PASS, *(PlaceBet(c) for c in CHIPS)]
     game.apply(PASS)
     assert game.legal_actions() == [PASS, *(PlaceBet(c) for c in CHIPS if c != "4")]
-    with pytest.raises(IllegalAction, match="bet"):
-        game.apply(PlaceBet("4"))  # already on the first office
-    with pytest.raises(IllegalAction):
-        game.apply(PlaceBet("7/7"))
+    assert_refused(game, PlaceBet("4"), "bet")  # already on the first office
+    assert_refused(game, PlaceBet("7/7"), "not a legal bet action now")
     assert bets_of(game).supply[0] == [c for c in CHIPS if c != "4"]
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from carcassonne import PASS, Game, GameSetupError, IllegalAction, PlaceTile, ScoreEvent
+from carcassonne import PASS, Game, GameSetupError, PlaceTile, ScoreEvent
 from carcassonne.board import DELTAS, decode, encode
 from carcassonne.bots import make_bot
 from carcassonne.bots.random_bot import RandomBot
@@ -37,6 +37,7 @@ from carcassonne.expansions.mapchips import (
 )
 from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.maps import load_map, parse_map
+from scenario import assert_refused
 from test_maps import map_game
 
 FRANCE_STARTS = ("Nancy", "Le Mans")
@@ -246,10 +247,7 @@ def test_a_wine_is_chips_of_one_colour_worth_exactly_2(held: list[Chip], wines: 
 
 def test_one_and_two_together_are_refused() -> None:
     game = to_strasbourg("base/A", 90, [L1, L2])
-    before = (list(game.scores), [list(h) for h in chips_of(game).in_front])
-    with pytest.raises(IllegalAction):
-        game.apply(SellWine(TOWN, "light-blue", (1, 2)))
-    assert (game.scores, chips_of(game).in_front) == before
+    assert_refused(game, SellWine(TOWN, "light-blue", (1, 2)), "not a legal wine action now")
 
 
 def test_selling_to_a_town_pays_9_and_the_chips_leave_the_game() -> None:

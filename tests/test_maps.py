@@ -28,11 +28,11 @@ from typing import Any
 
 import pytest
 
-from carcassonne import Game, GameSetupError, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import Game, GameSetupError, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.maps import MAX_MAP_FILE_BYTES, MapDataError, bundled_maps, load_map, parse_map
 from carcassonne.tiles import tile_set
-from scenario import Step, paid, play, score_events
+from scenario import Step, assert_refused, paid, play, score_events
 
 TINY = "test-tiny"
 
@@ -132,10 +132,8 @@ def test_placing_a_tile_off_the_map_is_illegal() -> None:
     game = map_game([("base/U", 0, 2, 0, None)], then=("base/U",))
     assert (-1, 2) not in legal_squares(game)
     assert all(0 <= x < 7 and 0 <= y < 6 for x, y in legal_squares(game))
-    with pytest.raises(IllegalAction, match=r"\(-1, 2\) is not on the test-tiny board"):
-        game.apply(PlaceTile(-1, 2, 0))
-    with pytest.raises(IllegalAction, match="not on the test-tiny board"):
-        game.apply(PlaceTile(1, -1, 0))
+    assert_refused(game, PlaceTile(-1, 2, 0), r"\(-1, 2\) is not on the test-tiny board")
+    assert_refused(game, PlaceTile(1, -1, 0), "not on the test-tiny board")
 
 
 def test_road_from_a_crossroads_to_the_border_is_complete_and_scores_3() -> None:
@@ -186,8 +184,7 @@ def test_d9_large_city_alone_does_not_anchor_a_placement() -> None:
     game = map_game([], then=("base/E",))
     squares = legal_squares(game)
     assert not squares & {(2, 0), (3, 1), (4, 0)}
-    with pytest.raises(IllegalAction, match="does not touch a placed tile"):
-        game.apply(PlaceTile(3, 1, 0))
+    assert_refused(game, PlaceTile(3, 1, 0), "does not touch a placed tile")
 
 
 def test_d9_large_city_anchors_through_open_edges_once_reached_never_through_walls() -> None:
@@ -246,8 +243,7 @@ def test_d9_completing_a_large_city_counts_its_square_as_one_tile() -> None:
 def test_d9_nobody_can_stand_on_a_large_city_square() -> None:
     game = map_game([], then=("base/E",))
     assert encode(3, 0) not in {game.seg_pos[s] for s in game.figures}
-    with pytest.raises(IllegalAction, match="already occupied"):
-        game.apply(PlaceTile(3, 0, 0))
+    assert_refused(game, PlaceTile(3, 0, 0), "already occupied")
 
 
 def test_d15_large_city_square_counts_around_a_monastery() -> None:

@@ -7,11 +7,9 @@ Layouts from docs/rules.md §8.1: base/B is a monastery with field all round; ba
 
 from __future__ import annotations
 
-import pytest
-
-from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, PlaceFigure, PlaceTile
 from carcassonne.expansions.abbot import RecallAbbot
-from scenario import paid, play, scenario, score_events, snapshot
+from scenario import assert_refused, paid, play, scenario, score_events
 
 ABBOT_MONASTERY = ("abbot", "monastery")
 ABBOT_GARDEN = ("abbot", "garden")
@@ -37,10 +35,7 @@ def test_abbot_may_go_on_a_garden_but_a_meeple_may_not() -> None:
     legal = set(game.legal_actions())
     assert PlaceFigure(*ABBOT_GARDEN) in legal
     assert PlaceFigure("meeple", "garden") not in legal
-    before = snapshot(game)
-    with pytest.raises(IllegalAction, match="meeple cannot stand on a garden"):
-        game.apply(PlaceFigure("meeple", "garden"))
-    assert snapshot(game) == before
+    assert_refused(game, PlaceFigure("meeple", "garden"), "meeple cannot stand on a garden")
 
 
 def test_abbot_may_not_go_on_a_road_city_or_field() -> None:
@@ -48,10 +43,7 @@ def test_abbot_may_not_go_on_a_road_city_or_field() -> None:
     game.apply(PlaceTile(0, -1, 180))  # base/D at 180: city S (joins the start's), road E-W
     assert not [a for a in game.legal_actions() if getattr(a, "figure", None) == "abbot"]
     for location, kind in (("S", "city"), ("E", "road"), ("NL", "field")):
-        before = snapshot(game)
-        with pytest.raises(IllegalAction, match=f"abbot cannot stand on a {kind}"):
-            game.apply(PlaceFigure("abbot", location))
-        assert snapshot(game) == before
+        assert_refused(game, PlaceFigure("abbot", location), f"abbot cannot stand on a {kind}")
 
 
 def test_abbot_on_a_completed_monastery_scores_9_and_returns() -> None:
@@ -143,18 +135,15 @@ def test_recall_is_instead_of_placing_a_figure() -> None:
     game.apply(RecallAbbot(0, 1))
     # One step-2 action only: the next seat is already placing a tile.
     assert game.phase == "tile" and game.to_move == 1
-    with pytest.raises(IllegalAction):
-        game.apply(PlaceFigure("meeple", "E"))
+    assert_refused(game, PlaceFigure("meeple", "E"), "phase 'tile' expects PlaceTile")
 
 
 def test_recall_needs_your_abbot_on_the_board() -> None:
     game = scenario([("base/B", 0, 1, 0, ABBOT_MONASTERY)], then=["base/U", "base/U"], abbot=True)
     game.apply(PlaceTile(1, 0, 0))  # seat 1: its abbot is still in its supply
     assert not [a for a in game.legal_actions() if isinstance(a, RecallAbbot)]
-    before = snapshot(game)
-    with pytest.raises(IllegalAction):
-        game.apply(RecallAbbot(0, 1))  # seat 0's abbot is not seat 1's to recall
-    assert snapshot(game) == before
+    # Seat 0's abbot is not seat 1's to recall.
+    assert_refused(game, RecallAbbot(0, 1), "not a legal action in phase 'figure'")
 
 
 def test_recall_only_in_step_2() -> None:
@@ -163,10 +152,7 @@ def test_recall_only_in_step_2() -> None:
         then=["base/U"],
         abbot=True,
     )
-    before = snapshot(game)
-    with pytest.raises(IllegalAction, match="expects PlaceTile"):
-        game.apply(RecallAbbot(0, 1))
-    assert snapshot(game) == before
+    assert_refused(game, RecallAbbot(0, 1), "expects PlaceTile")
 
 
 def test_a_recalled_abbot_can_be_placed_again() -> None:
@@ -200,8 +186,7 @@ def test_d19_without_the_abbot_a_garden_is_only_a_picture() -> None:
     game = Game(players=2, stack=("base/E-garden", *(step[0] for step in GARDEN_RING)))
     game.apply(PlaceTile(0, 1, 180))
     assert [a for a in game.legal_actions() if getattr(a, "location", None) == "garden"] == []
-    with pytest.raises(IllegalAction):
-        game.apply(PlaceFigure("meeple", "garden"))
+    assert_refused(game, PlaceFigure("meeple", "garden"), "meeple cannot stand on a garden")
     game.apply(PlaceFigure("meeple", "S"))  # the city of base/E-garden instead
     play(game, GARDEN_RING)
     assert game.is_over

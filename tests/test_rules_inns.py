@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
 from carcassonne.expansions.inns import LARGE_MEEPLE
 from carcassonne.tiles import tile_set
-from scenario import close_start_road, paid, scenario, score_events, snapshot
+from scenario import assert_refused, close_start_road, paid, scenario, score_events
 
 LARGE = LARGE_MEEPLE
 IC = {"inns_cathedrals": True}
@@ -198,10 +198,7 @@ def test_d32_the_large_meeple_goes_on_a_monastery_but_not_a_garden() -> None:
     game = Game(players=2, abbot=True, stack=("base/E-garden", "base/B", "base/U"), **IC)
     game.apply(PlaceTile(0, 1, 180))
     assert PlaceFigure(LARGE, "garden") not in set(game.legal_actions())
-    before = snapshot(game)
-    with pytest.raises(IllegalAction, match="large-meeple cannot stand on a garden"):
-        game.apply(PlaceFigure(LARGE, "garden"))
-    assert snapshot(game) == before
+    assert_refused(game, PlaceFigure(LARGE, "garden"), "large-meeple cannot stand on a garden")
     game.apply(PASS)
     game.apply(PlaceTile(1, 1, 0))
     assert PlaceFigure(LARGE, "monastery") in set(game.legal_actions())
@@ -216,8 +213,7 @@ def test_one_large_meeple_only() -> None:
     game.apply(PlaceTile(2, 0, 0))
     assert PlaceFigure("meeple", "E") in set(game.legal_actions())
     assert PlaceFigure(LARGE, "E") not in set(game.legal_actions())
-    with pytest.raises(IllegalAction, match="seat 0 has no large-meeple left"):
-        game.apply(PlaceFigure(LARGE, "E"))
+    assert_refused(game, PlaceFigure(LARGE, "E"), "seat 0 has no large-meeple left")
 
 
 def road_with(*figures: tuple[int, str, int, int]) -> Game:

@@ -10,13 +10,11 @@ betting office.
 
 from __future__ import annotations
 
-import pytest
-
-from carcassonne import PASS, Game, IllegalAction, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, PlaceFigure, PlaceTile
 from carcassonne.expansions.traders import GOODS, TradersBuilders
 from carcassonne.game import GameSummary
 from carcassonne.tiles import tile_set
-from scenario import paid, play, scenario, snapshot
+from scenario import assert_refused, paid, play, scenario
 
 TB = {"traders_builders": True}
 WINE_CORNER = "traders_builders/02"
@@ -144,10 +142,9 @@ def test_d44_builder_only_where_the_seat_has_a_meeple() -> None:
     game = scenario(BUILDER_ON_ROAD[:1], then=("base/U", "base/U"), **TB)
     game.apply(PlaceTile(2, 0, 0))  # seat 1 extends seat 0's road
     assert PlaceFigure("builder", "E") not in game.legal_actions()
-    before = snapshot(game)
-    with pytest.raises(IllegalAction, match="traders_builders rules do not allow a builder"):
-        game.apply(PlaceFigure("builder", "E"))
-    assert snapshot(game) == before
+    assert_refused(
+        game, PlaceFigure("builder", "E"), "traders_builders rules do not allow a builder"
+    )
     game.apply(PASS)
     game.apply(PlaceTile(3, 0, 0))  # seat 0 extends its own road
     builders = {a for a in game.legal_actions() if getattr(a, "figure", None) == "builder"}
