@@ -147,7 +147,7 @@ def test_a_client_that_sends_no_request_is_closed_after_the_header_timeout(db: P
 def test_the_header_deadline_is_not_extended_by_trickling_bytes(db: Path) -> None:
     with LiveServer(db, "--header-timeout", "0.6") as server:
         slow = server.connect()
-        slow.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n")
+        slow.sendall(b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\n")
         started = time.monotonic()
         with pytest.raises(OSError):  # the server closes while we are still sending
             for _ in range(30):
@@ -165,7 +165,7 @@ def test_a_body_that_does_not_arrive_in_time_closes_the_connection_quietly(
         game = create_game(server)
         slow = server.connect()
         slow.sendall(
-            f"POST /api/games/{game['id']}/actions HTTP/1.1\r\nHost: x\r\n"
+            f"POST /api/games/{game['id']}/actions HTTP/1.1\r\nHost: localhost\r\n"
             "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n".encode()
         )
         started = time.monotonic()
@@ -182,7 +182,7 @@ def test_a_body_that_does_not_arrive_in_time_closes_the_connection_quietly(
 def test_an_idle_connection_is_closed_after_its_response(db: Path) -> None:
     with LiveServer(db, "--idle-timeout", "0.3") as server:
         sock = server.connect()
-        sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: localhost\r\n\r\n")
         received, seconds = read_until_closed(sock, limit=3)
         assert received.startswith(b"HTTP/1.1 200") and seconds < 1.5
 
@@ -206,7 +206,8 @@ def test_a_websocket_without_hello_is_cut_soon_after_the_deadline(
 def _handshake(server: LiveServer, game_id: str) -> socket.socket:
     sock = server.connect()
     sock.sendall(
-        f"GET /ws/{game_id} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"GET /ws/{game_id} HTTP/1.1\r\nHost: localhost\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
         "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
     )
     assert sock.recv(4096).startswith(b"HTTP/1.1 101")
@@ -295,6 +296,7 @@ def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> 
         "--body-timeout",
         "--idle-timeout",
         "--allow-origin",
+        "--allowed-host",
         "--trusted-proxy",
     ):
         assert flag in text

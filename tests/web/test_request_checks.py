@@ -108,7 +108,7 @@ def test_requests_from_pages_of_other_sites_are_refused(client: Any) -> None:
     assert response.status_code == 403 and response.json()["error"] == "forbidden-origin"
     assert len(client.app.state.server.rooms) == 0
     # the server's own pages (Origin names the host the browser connected to) may
-    create(client, headers={"origin": "http://testserver"})
+    create(client, headers={"origin": "http://localhost"})
 
 
 def test_websockets_from_pages_of_other_sites_are_refused(client: Any) -> None:
@@ -120,7 +120,7 @@ def test_websockets_from_pages_of_other_sites_are_refused(client: Any) -> None:
     ):
         ws.receive_json()
     assert refused.value.code == 1008
-    with client.websocket_connect(url, headers={"origin": "http://testserver"}) as ws:
+    with client.websocket_connect(url, headers={"origin": "http://localhost"}) as ws:
         hello(ws, None)
 
 

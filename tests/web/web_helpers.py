@@ -13,14 +13,28 @@ import time
 import warnings
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette import testclient
 
 from carcassonne.web.replay import apply_delta
 
 __all__ = ["LiveServer", "TestClient", "expand_frames", "finished_game", "read_until_closed"]
+
+
+class TestClient(testclient.TestClient):
+    """Starlette's test client, reaching the app as a browser on this machine does (its own
+    default host name, ``testserver``, is one the app refuses: no DNS rebinding)."""
+
+    def __init__(self, app: Any, base_url: str = "http://localhost", **kwargs: Any) -> None:
+        super().__init__(app, base_url=base_url, **kwargs)
+
+    def websocket_connect(self, url: str, *args: Any, **kwargs: Any) -> Any:
+        # Starlette joins the path to ws://testserver whatever the base URL
+        base = "ws" + str(self.base_url).removeprefix("http")
+        return super().websocket_connect(urljoin(base, url), *args, **kwargs)
 
 
 def auth(token: str) -> dict[str, str]:

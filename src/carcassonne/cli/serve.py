@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import resource
 import socket
 import sys
@@ -21,6 +22,9 @@ ACCEPT_BACKLOG = 256
 #: socket, and connections being refused (measured: a burst of idle sockets raised the open
 #: files by about three backlogs above the connections counted)
 RESERVED_FILES = 64 + 3 * ACCEPT_BACKLOG
+
+#: a DNS name: dot-separated labels of letters, digits, '-' and '_' (not first or last)
+DNS_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*")
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -133,6 +137,16 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "websockets; pages this server serves always may (repeatable)",
     )
     access.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name this server is reached by, besides localhost, its --host and IP "
+        "addresses (repeatable; also $CARCASSONNE_ALLOWED_HOSTS, comma-separated; '*': any "
+        "name, when a proxy in front checks it); requests naming another host are refused, "
+        "so that no web site can reach the server by making its own name resolve here",
+    )
+    access.add_argument(
         "--trusted-proxy",
         action="append",
         default=[],
@@ -188,6 +202,7 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
                 f"--allow-origin must be scheme://host[:port] (like https://example.org), "
                 f"not {origin!r}"
             )
+    allowed_hosts = allowed_host_names(args)
     if args.bot_workers is not None:
         botworker.configure(args.bot_workers)
     limits = RateLimits(
@@ -204,10 +219,27 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
             max_games_per_address=args.games_per_address,
             expire_after=args.expire_days * 86400 if args.expire_days else None,
             allowed_origins=frozenset(args.allow_origin),
+            allowed_hosts=allowed_hosts,
         )
     except StorageError as exc:
         raise CommandError(str(exc), FAILURE) from None
     return app, app.state.storage.name
+
+
+def allowed_host_names(args: argparse.Namespace) -> frozenset[str]:
+    """The host names the server answers to: localhost, the name it listens on, and those of
+    ``--allowed-host`` and ``$CARCASSONNE_ALLOWED_HOSTS``."""
+    from ..web.app import ANY_HOST, LOCAL_HOST_NAMES, is_ip_address, normal_host_name
+
+    from_env = os.environ.get("CARCASSONNE_ALLOWED_HOSTS", "").split(",")
+    names = {normal_host_name(name) for name in [*args.allowed_host, *from_env] if name.strip()}
+    for name in sorted(names):
+        if name != ANY_HOST and not DNS_NAME.fullmatch(name) and not is_ip_address(name):
+            raise CommandError(
+                f"--allowed-host must be a host name or address without scheme or port "
+                f"(like games.example.org), not {name!r}"
+            )
+    return LOCAL_HOST_NAMES | {normal_host_name(args.host)} | names
 
 
 def valid_origin(origin: str) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -79,6 +80,7 @@ HTTP_STATUS = {
     "bad-message": 400,
     "bad-options": 400,
     "bad-record": 400,
+    "unknown-host": 400,
     "unauthorised": 403,
     "forbidden-origin": 403,
     "not-found": 404,
@@ -89,6 +91,11 @@ HTTP_STATUS = {
     "too-many-games": 503,
     "too-many-connections": 503,
 }
+#: host names every server answers to (an IP address in ``Host`` is always accepted: see
+#: :class:`CrossSiteGuard`); ``carcassonne serve`` adds its ``--host`` and ``--allowed-host``
+LOCAL_HOST_NAMES = frozenset({"localhost"})
+#: in the allowed host names: any name at all (the check is left to a proxy in front)
+ANY_HOST = "*"
 #: methods that change nothing, which a page of another site may send (and not read the answer)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -132,11 +139,25 @@ class CrossSiteGuard:
     (``carcassonne serve --allow-origin``); and a request that changes something must have a
     JSON body (``application/json``), which no page can send to another site unasked. Clients
     that are not browsers send no ``Origin`` and are not affected.
+
+    The ``Host`` must also be a name this server was started for (``allowed_hosts``) or an IP
+    address. Otherwise a site could make its own name resolve to 127.0.0.1 (DNS rebinding):
+    its page, loaded from that name, would then be of the same origin as this server and
+    drive it from the visitor's browser, ``Origin`` and all. An IP address cannot be rebound
+    (no page of another site is ever loaded from it), so a server on ``0.0.0.0`` answers to
+    every address it is reached by; a name must be listed. A request without ``Host`` comes
+    from no browser and is accepted.
     """
 
-    def __init__(self, app: ASGIApp, allowed_origins: frozenset[str]) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        allowed_origins: frozenset[str],
+        allowed_hosts: frozenset[str] = LOCAL_HOST_NAMES,
+    ) -> None:
         self.app = app
         self.allowed_origins = frozenset(origin.lower() for origin in allowed_origins)
+        self.allowed_hosts = frozenset(normal_host_name(name) for name in allowed_hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -153,6 +174,12 @@ class CrossSiteGuard:
             await error_response(error)(scope, receive, send)
 
     def _refusal(self, scope: Scope, headers: Headers) -> ProtocolError | None:
+        host = headers.get("host")
+        if host is not None and not self._host_allowed(host):
+            # said to the operator, who may have to name it with --allowed-host; the client is
+            # told nothing of the names this server answers to
+            log.warning("refused a request for the host %r (see --allowed-host)", host[:100])
+            return ProtocolError("this server does not answer to this host name", "unknown-host")
         origin = headers.get("origin")
         if origin is not None and not self._allowed(origin, headers.get("host", "")):
             return ProtocolError(
@@ -167,11 +194,55 @@ class CrossSiteGuard:
                 )
         return None
 
+    def _host_allowed(self, host: str) -> bool:
+        if ANY_HOST in self.allowed_hosts:
+            return True
+        name = host_name(host)
+        if name is None:
+            return False
+        return name in self.allowed_hosts or is_ip_address(name)
+
     def _allowed(self, origin: str, host: str) -> bool:
         origin = origin.lower()
         return origin in self.allowed_origins or (
             bool(host) and urlsplit(origin).netloc == host.lower()
         )
+
+
+def normal_host_name(name: str) -> str:
+    """A host name as compared: lower case, without the brackets of an IPv6 address or the dot
+    that may end a fully qualified name."""
+    name = name.strip().lower()
+    if name.startswith("[") and name.endswith("]"):
+        return name[1:-1]
+    return name.removesuffix(".")
+
+
+def is_ip_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def host_name(host: str) -> str | None:
+    """The name in a ``Host`` header (``name``, ``name:port``, ``[v6]`` or ``[v6]:port``), or
+    None when it is none of these."""
+    name, port = host, ""
+    if host.startswith("["):
+        end = host.find("]")
+        name, port = host[: end + 1], host[end + 1 :]
+        if end < 0 or (port and not port.startswith(":")):
+            return None
+        port = port[1:]
+    elif ":" in host:
+        name, _, port = host.partition(":")
+    elif not host:
+        return None
+    if port and not port.isdigit():
+        return None
+    return normal_host_name(name) or None
 
 
 class RateLimited(ProtocolError):
@@ -528,6 +599,7 @@ def create_app(
     max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
     expire_after: float | None = EXPIRE_AFTER,
     allowed_origins: frozenset[str] = frozenset(),
+    allowed_hosts: frozenset[str] = LOCAL_HOST_NAMES,
     clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The web app on a games database: an SQLite file path or a ``postgresql://`` URL
@@ -537,7 +609,8 @@ def create_app(
     server holds at once, ``max_games_per_address`` those one address may have created,
     ``expire_after`` the seconds without a move after which an unfinished game ends (None:
     never); ``allowed_origins`` the origins of other sites' pages that may use the API
-    (:class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
+    and ``allowed_hosts`` the host names it answers to besides IP addresses (``"*"``: any;
+    :class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
     tests."""
     if storage is None:
         storage = open_storage(db if db is not None else default_db_path())
@@ -574,7 +647,7 @@ def create_app(
     ]
     middleware = [
         Middleware(SecurityHeaders),
-        Middleware(CrossSiteGuard, allowed_origins=allowed_origins),
+        Middleware(CrossSiteGuard, allowed_origins=allowed_origins, allowed_hosts=allowed_hosts),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
