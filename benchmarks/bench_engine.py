@@ -44,11 +44,14 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from carcassonne import BUILD
+import carcassonne
 from carcassonne.bots.greedy import GreedyBot
 from carcassonne.cli.options import add_game_options, options_from_args
 from carcassonne.game import Game, GameOptions
 
+#: which build runs; engines from before the compiled build had no marker and were all pure,
+#: so that older commits can be measured side by side too
+BUILD = getattr(carcassonne, "BUILD", "pure")
 #: the "everything" of the builds comparison: every expansion that can share a game
 EVERYTHING = GameOptions(map="france", map_chips=True, abbot=True, bets=True)
 #: tile turns whose cost the builds comparison reports
@@ -225,6 +228,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="profile one batch instead")
     parser.add_argument("--top", type=int, default=25, help="profile entries to print")
     parser.add_argument(
+        "--play-only",
+        action="store_true",
+        help="only play the batches, print nothing (for an instruction counter; see README)",
+    )
+    parser.add_argument(
         "--build",
         action="append",
         default=[],
@@ -257,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     enabled = [
         n.replace("_", "-")
         for n in ("river", "abbot", "bets", "map_chips", "traders_builders")
-        if getattr(args, n)
+        if getattr(args, n, False)  # older engines lack the newer options
     ]
     if args.map:
         enabled.insert(0, f"map {args.map}")
@@ -265,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     # One whole game draws every tile type: tile data and the engine's per-tile tables are built
     # here, outside the timings.
     play_random(options.with_(seed=0), random.Random(0))
+
+    if args.play_only:
+        for b in range(args.batches):
+            run_batch(options, args.games, args.seed + b * args.games)
+        return 0
 
     if args.profile:
         profiler = cProfile.Profile()

@@ -609,15 +609,15 @@ class Game:
             neighbour = board.get(q)
             if neighbour is None:
                 if squares is None or q in squares:
-                    if self._inactive:
-                        frontier[q] = self._open_square(q)
-                    else:  # only this tile's side changed for q
+                    open_square = frontier.get(q)
+                    if open_square is not None:  # only this tile's side changed for q
                         side = edges[d] << (3 * OPPOSITE[d])
-                        open_square = frontier.get(q)
-                        if open_square is None:
-                            frontier[q] = (side, _PLACE_ACTIONS.get(q) or _place_actions(q))
-                        else:
-                            frontier[q] = (open_square[0] | side, open_square[1])
+                        frontier[q] = (open_square[0] | side, open_square[1])
+                    elif self._inactive:  # q may also touch a printed tile: read every side
+                        frontier[q] = self._open_square(q)
+                    else:  # a new open square: this tile is its only neighbour
+                        side = edges[d] << (3 * OPPOSITE[d])
+                        frontier[q] = (side, _PLACE_ACTIONS.get(q) or _place_actions(q))
                 elif mine >= 0:  # runs into the map border: closed on this side
                     seg_feature[base + mine].open -= 1
                 continue
