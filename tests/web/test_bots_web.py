@@ -19,6 +19,7 @@ from carcassonne.bots import make_bot
 from carcassonne.web import botworker, create_app, rooms
 from carcassonne.web.protocol import ProtocolError, parse_seats, seat_public
 from carcassonne.web.rooms import GameLoadError, _checked_seats
+from carcassonne.web.storage import StorageError
 
 #: a quick expert for tests: a fixed number of playouts, so its choices are reproducible
 QUICK_EXPERT = "expert:iterations=12,seconds=600"
@@ -223,6 +224,58 @@ def test_with_several_humans_a_used_hint_is_shown_to_everyone(hint_app: Any) -> 
             assert told["hints_used"] == [{"seat": 0, "ply": 0}]
             # Bo's own view still hides Ana's hint itself
             assert "moves" not in told
+
+
+def use_hint(client: TestClient, game_id: str, token: str, ply: int) -> dict[str, Any]:
+    """Ask for a hint on a websocket of its own; the hint."""
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        hello(ws, token)
+        ws.send_json({"type": "hint", "ply": ply})
+        while (message := ws.receive_json())["type"] != "hint":
+            assert message["type"] != "error", message
+        return message
+
+
+def test_the_hints_used_survive_a_restart(games_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue: ``hints_used`` was kept in memory only, so a restart hid the hints used."""
+    monkeypatch.setattr(rooms, "HINT_BOT", QUICK_EXPERT)
+    with TestClient(create_app(games_db, bot_delay=0)) as client:
+        created = create(client, [ANA, BO], stack=["base/E", "base/U", "base/V"])
+        game_id = created["id"]
+        ana, bo = (s["token"] for s in created["seats"])
+        use_hint(client, game_id, ana, 0)
+        close_city = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}
+        played = client.post(
+            f"/api/games/{game_id}/actions",
+            headers=auth(ana),
+            json={"actions": [close_city, {"type": "pass"}], "ply": 0},
+        )
+        assert played.json()["view"]["to_move"] == 1
+        use_hint(client, game_id, bo, 2)
+        use_hint(client, game_id, bo, 2)  # asking again in the same turn is not another hint
+    with TestClient(create_app(games_db, bot_delay=0)) as restarted:
+        state = restarted.get(f"/api/games/{game_id}/state", headers=auth(bo)).json()
+        assert state["hints_used"] == [{"seat": 0, "ply": 0}, {"seat": 1, "ply": 2}]
+        with restarted.websocket_connect(f"/ws/{game_id}") as ws:
+            assert hello(ws, None)["hints_used"] == state["hints_used"]
+
+
+def test_a_hint_whose_use_cannot_be_stored_is_not_given(
+    hint_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(*args: Any) -> None:
+        raise StorageError("cannot store a hint of game g: database or disk is full")
+
+    with TestClient(hint_app) as client:
+        created = create(client, [ANA, BO])
+        monkeypatch.setattr(hint_app.state.storage, "record_hint", full_disk)
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            hello(ws, created["seats"][0]["token"])
+            ws.send_json({"type": "hint", "ply": 0})
+            error = ws.receive_json()
+        assert error["type"] == "error" and error["code"] == "server"
+        assert "disk" not in error["message"]  # the server's troubles are not the client's
+        assert hint_app.state.server.rooms[created["id"]].hints_used == []
 
 
 def test_workers_end_with_a_server_that_was_killed(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 from web_helpers import TestClient, auth, hello
 
 from carcassonne.formats.actions import action_from_json, action_to_json
-from carcassonne.web import create_app
+from carcassonne.web import create_app, rooms
 from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.rooms import GameServer, Principal
@@ -134,6 +134,32 @@ def test_news_of_a_move_reaches_the_other_servers_sockets(pg_url: str) -> None:
         assert state["ply"] == 3
 
 
+def test_a_hint_used_through_one_server_is_shown_by_the_other(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL only: the hint is stored with a notification, as a move is."""
+    monkeypatch.setattr(rooms, "HINT_BOT", "expert:iterations=12,seconds=600")
+    with (
+        TestClient(create_app(pg_url, bot_delay=0)) as one,
+        TestClient(create_app(pg_url, bot_delay=0)) as two,
+    ):
+        created = one.post(
+            "/api/games", json={"seats": HUMANS, "options": {"stack": CITY_STACK}}
+        ).json()
+        game_id = created["id"]
+        token0, token1 = (s["token"] for s in created["seats"])
+        with (
+            two.websocket_connect(f"/ws/{game_id}") as watcher,
+            one.websocket_connect(f"/ws/{game_id}") as asker,
+        ):
+            assert hello(watcher, token1)["hints_used"] == []
+            hello(asker, token0)
+            asker.send_json({"type": "hint", "ply": 0})
+            while (state := watcher.receive_json())["type"] != "state":
+                pass
+            assert state["hints_used"] == [{"seat": 0, "ply": 0}]
+
+
 # ------------------------------------------------------------------------------ schema
 
 
@@ -167,15 +193,36 @@ def test_an_sqlite_database_of_schema_2_is_migrated(tmp_path: Path) -> None:
     assert stored is not None and [a for _, a in stored.actions] == [CLOSE_CITY]
     assert storage._rows("SELECT value FROM meta WHERE key='schema'") == [(str(SCHEMA_VERSION),)]
     assert storage.take_bot_lease("old", "A", time.time() + 60)  # the new columns are there
+    storage.record_hint("old", 1, 1)  # and the new table
+    assert storage.load_game("old").hints == [(1, 1)]  # type: ignore[union-attr]
+
+
+def test_a_database_of_schema_3_is_migrated(games_db: str) -> None:
+    """Schema 4 added the hints used; a schema 3 database is schema 4 without that table."""
+    storage = open_storage(games_db)
+    storage.create_game("g", {}, HUMANS, None)
+    storage.append_actions("g", 0, [(0, CLOSE_CITY)], over=False)
+    with storage._transaction("schema 3") as db:
+        db.execute("DROP TABLE hints")
+        db.execute("UPDATE meta SET value='3' WHERE key='schema'")
+    storage.close()
+    migrated = open_storage(games_db)
+    assert migrated._rows("SELECT value FROM meta WHERE key='schema'") == [("4",)]
+    migrated.record_hint("g", 1, 0)
+    migrated.record_hint("g", 1, 0)  # kept once
+    stored = migrated.load_game("g")
+    assert stored is not None and stored.hints == [(0, 1)]
+    assert [a for _, a in stored.actions] == [CLOSE_CITY]
 
 
 def test_a_database_of_a_newer_schema_is_refused(games_db: str) -> None:
     storage = open_storage(games_db)
     storage.create_game("g", {}, HUMANS, None)
+    newer = SCHEMA_VERSION + 1
     with storage._transaction("a newer schema") as db:
-        db.execute("UPDATE meta SET value='4' WHERE key='schema'")
+        db.execute("UPDATE meta SET value=? WHERE key='schema'", (str(newer),))
     storage.close()
-    with pytest.raises(StorageError, match="database schema 4, expected 3"):
+    with pytest.raises(StorageError, match=f"database schema {newer}, expected {SCHEMA_VERSION}"):
         open_storage(games_db)
 
 

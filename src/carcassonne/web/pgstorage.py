@@ -36,6 +36,7 @@ from psycopg_pool import ConnectionPool
 
 from .storage import (
     FINISHED,
+    HINTS_MIGRATION,
     SCHEMA_VERSION,
     UNFINISHED,
     News,
@@ -66,8 +67,8 @@ SCHEMA_LOCK = 0x63617263
 _SCHEMA = schema_sql("DOUBLE PRECISION")
 
 #: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
-#: one PostgreSQL had; the next change of the schema adds its step here and to SQLite's)
-_MIGRATIONS: dict[int, str] = {}
+#: one PostgreSQL had; each later change of the schema adds its step here and to SQLite's)
+_MIGRATIONS = {3: HINTS_MIGRATION}
 
 
 def _placeholders(sql: str) -> str:

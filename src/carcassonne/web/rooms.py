@@ -233,8 +233,8 @@ class Room:
         self._bot_task: asyncio.Task[None] | None = None
         #: ply -> the hint being computed or computed for it (only the current ply is kept)
         self._hints: dict[int, asyncio.Future[list[tuple[Any, float]]]] = {}
-        #: (seat, ply) of every hint used, shown to all when several humans play
-        self.hints_used: list[tuple[int, int]] = []
+        #: (seat, ply) of every hint used, by ply, shown to all when several humans play
+        self.hints_used: list[tuple[int, int]] = list(stored.hints)
         #: encoded messages of the current state (by perspective), dropped at every change
         self._texts: dict[Any, str] = {}
         #: set once the server has dropped this room from memory: it must not act any more
@@ -604,11 +604,14 @@ class Room:
         have = len(self.stored.actions)
         moves: list[tuple[int, dict[str, Any]]] = []
         expired = None
+        hints = self.hints_used
         if news is not None and news.moves and news.plies == have + len(news.moves):
             moves = list(news.moves)
         else:
             try:
-                moves, expired = await self.storage.run(self.storage.moves_since, self.id, have)
+                moves, expired, hints = await self.storage.run(
+                    self.storage.moves_since, self.id, have
+                )
             except StorageError:
                 log.exception("game %s: cannot read the moves made elsewhere", self.id)
                 return
@@ -631,7 +634,9 @@ class Room:
         if expired and not self.expired:
             self.expired = expired
             self.stop()
-        if moves or expired:
+        hints_changed = hints != self.hints_used
+        self.hints_used = hints
+        if moves or expired or hints_changed:
             self.broadcast()
             self.kick_bots()
 
@@ -663,7 +668,9 @@ class Room:
         Computed once per ply in a worker (asking again in the same ply costs nothing), from
         what that seat knows only: the expert searches worlds re-dealt for it.  In a game with
         several human seats, a used hint is announced to everyone (``hints_used`` in the
-        state): the others may want to know.
+        state): the others may want to know.  It is stored before it is given, as moves are: a
+        hint the server could not keep is not given (``server``), so none goes unannounced,
+        not even across a restart.
         """
         self._check_turn(principal, ply)
         seat = self.game.to_move
@@ -686,8 +693,16 @@ class Room:
             self._hints.pop(ply, None)
             raise ProtocolError("no hint could be computed now; try again", "busy") from None
         if self._several_humans and (seat, ply) not in self.hints_used:
-            self.hints_used.append((seat, ply))
-            self.broadcast()
+            try:
+                await self.storage.run(self.storage.record_hint, self.id, ply, seat)
+            except StorageError:
+                log.exception("game %s: cannot store a hint used", self.id)
+                raise ProtocolError(
+                    "the server could not save that this hint was used; try again", "server"
+                ) from None
+            if (seat, ply) not in self.hints_used:  # another request for it may have come first
+                self.hints_used = sorted([*self.hints_used, (seat, ply)], key=lambda h: h[1])
+                self.broadcast()
         return {
             "type": "hint",
             "ply": ply,

@@ -28,7 +28,8 @@ A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinis
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
 ``bot_turn`` says a bot is to move; the process playing a game's bots holds a lease on them
 (``bot_owner`` until ``bot_lease_until``, renewed while it lives), so that each bot move is
-computed by one process and another takes over when that one dies.
+computed by one process and another takes over when that one dies.  ``hints`` holds the hints
+used in games with several human seats (shown to every player, so kept like the moves).
 """
 
 from __future__ import annotations
@@ -44,13 +45,23 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
+
+#: the hints used (at most one per ply: only the seat to move may ask), new in schema 4
+_HINTS_TABLE = """
+CREATE TABLE IF NOT EXISTS hints (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
 
 #: the tables of schema :data:`SCHEMA_VERSION`, both backends'; ``{real}`` is the type of times
 #: (see :func:`schema_sql`)
@@ -82,14 +93,19 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
 CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
-INSERT INTO meta VALUES ('schema', '{version}');
+{hints}INSERT INTO meta VALUES ('schema', '{version}');
+"""
+
+#: schema 3 -> 4, both backends' step: schema 3 kept the hints used in memory only (a restart
+#: forgot them)
+HINTS_MIGRATION = f"""{_HINTS_TABLE}UPDATE meta SET value = '4' WHERE key = 'schema';
 """
 
 
 def schema_sql(real: str) -> str:
     """The statements creating the tables, times of type ``real`` (SQLite's ``REAL``,
     PostgreSQL's ``DOUBLE PRECISION``: both 8-byte floats)."""
-    return _TABLES.format(real=real, version=SCHEMA_VERSION)
+    return _TABLES.format(real=real, version=SCHEMA_VERSION, hints=_HINTS_TABLE.lstrip())
 
 
 _SQLITE_SCHEMA = f"BEGIN;\n{schema_sql('REAL')}COMMIT;\n"
@@ -119,6 +135,7 @@ CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_un
 UPDATE meta SET value = '3' WHERE key = 'schema';
 COMMIT;
 """,
+    3: f"BEGIN;\n{HINTS_MIGRATION}COMMIT;\n",
 }
 
 
@@ -152,6 +169,8 @@ class StoredGame:
     damaged: str | None = None
     #: why the game was ended unfinished; None unless it expired
     expired: str | None = None
+    #: (seat, ply) of every hint used, by ply
+    hints: list[tuple[int, int]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -159,7 +178,8 @@ class News:
     """What another server process changed in a game (see :meth:`Storage.moves_elsewhere`)."""
 
     game_id: str
-    #: its number of stored actions after the change; None when the game expired
+    #: its number of stored actions after the change; None when it changed otherwise (it
+    #: expired, a hint was used): the game is read from the database
     plies: int | None = None
     #: the actions added (the last of those plies), as (seat, action JSON); empty when they were
     #: too long to be sent along (they are read from the database then)
@@ -239,7 +259,8 @@ class Storage:
         raise NotImplementedError
 
     def _announce(self, db: Statements, game_id: str) -> None:
-        """Within the transaction that expires a game: tell the other processes (on commit)."""
+        """Within a transaction that changes a game otherwise than by moves (expiry, a hint
+        used): tell the other processes (on commit) to read it again."""
 
     async def moves_elsewhere(self) -> AsyncIterator[News | None]:
         """:class:`News` of every game another process changed (this one's own changes may
@@ -309,6 +330,19 @@ class Storage:
                 ),
             )
 
+    def record_hint(self, game_id: str, ply: int, seat: int) -> None:
+        """Keep that ``seat`` used a hint at ``ply`` (again: nothing changes)."""
+        with self._transaction(f"a hint of game {game_id}") as db:
+            db.execute(
+                "INSERT INTO hints (game_id, ply, seat) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, ply, seat),
+            )
+            self._announce(db, game_id)
+
+    def _hints(self, game_id: str) -> list[tuple[int, int]]:
+        rows = self._rows("SELECT seat, ply FROM hints WHERE game_id=? ORDER BY ply", game_id)
+        return [(int(seat), int(ply)) for seat, ply in rows]
+
     def count_unfinished(self, creator: str | None = None) -> int:
         """Unfinished games, all of them or those of one creator."""
         if creator is None:
@@ -369,6 +403,7 @@ class Storage:
             actions = self._rows(
                 "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", game_id
             )
+            hints = self._hints(game_id)
         except StorageError as exc:
             raise StorageError(
                 f"game {game_id}: its rows cannot be read ({exc.__cause__ or exc})"
@@ -389,13 +424,15 @@ class Storage:
             actions=decoded,
             damaged=damaged,
             expired=row[6] if row[5] == EXPIRED else None,
+            hints=hints,
         )
 
     def moves_since(
         self, game_id: str, ply: int
-    ) -> tuple[list[tuple[int, dict[str, Any]]], str | None]:
-        """The actions stored from ``ply`` on (up to the first that is not JSON), and why the
-        game expired (None unless it did): what a process learns of moves made elsewhere."""
+    ) -> tuple[list[tuple[int, dict[str, Any]]], str | None, list[tuple[int, int]]]:
+        """The actions stored from ``ply`` on (up to the first that is not JSON), why the game
+        expired (None unless it did) and every hint used: what a process learns of changes
+        made elsewhere."""
         status = self._rows("SELECT finished, expired FROM games WHERE id=?", game_id)
         rows = self._rows(
             "SELECT seat, action FROM actions WHERE game_id=? AND ply >= ? ORDER BY ply",
@@ -403,7 +440,7 @@ class Storage:
             ply,
         )
         expired = status[0][1] if status and status[0][0] == EXPIRED else None
-        return _decode_actions(rows)[0], expired
+        return _decode_actions(rows)[0], expired, self._hints(game_id)
 
     def unfinished_game_ids(self) -> list[str]:
         rows = self._rows("SELECT id FROM games WHERE finished=? ORDER BY created", UNFINISHED)
