@@ -273,6 +273,55 @@ def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page:
     shot(page, "26-inns-cathedrals-tiles")
 
 
+RULES_SECTIONS = {  # heading -> how many points the summary makes
+    "Goal": 2,
+    "A turn": 3,
+    "Scoring during the game": 3,
+    "End of the game": 2,
+    "The River": 1,
+    "The Abbot": 2,
+    "The Bets": 3,
+    "The France map": 2,
+    "Map-Chips": 2,
+    "Inns & Cathedrals": 3,
+    "Traders & Builders": 5,
+    "Rule variants": 2,
+}
+
+
+def test_rules_page_sums_up_every_expansion_in_every_language(server: Server, page: Page) -> None:
+    page.goto(server.url + "/#/rules")
+    headings = page.locator(".rules h2")
+    expect(headings).to_have_text([*RULES_SECTIONS, "The tiles"])
+    points = [
+        page.locator(f".rules h2:nth-of-type({n}) + ul > li")
+        for n in range(1, len(RULES_SECTIONS) + 1)
+    ]
+    for located, count in zip(points, RULES_SECTIONS.values(), strict=True):
+        expect(located).to_have_count(count)
+    inns, traders, variants = (points[i] for i in (9, 10, 11))
+    expect(inns.nth(0)).to_contain_text("pays 2 per tile")
+    expect(inns.nth(0)).to_contain_text("pays 3 per tile and coat of arms")
+    expect(inns.nth(1)).to_contain_text("counts as two meeples")
+    expect(traders.nth(1)).to_contain_text("scores 10")
+    expect(traders.nth(2)).to_contain_text("never a third")
+    expect(traders.nth(3)).to_contain_text("4 per completed city instead of 3")
+    expect(variants.nth(0)).to_contain_text("exactly two tiles pays 2")
+    for lang, titles in (
+        ("fr", ["Auberges et Cathédrales", "Marchands & Bâtisseurs", "Variantes de règles"]),
+        ("ro", ["Hanuri și Catedrale", "Negustori și Constructori", "Variante de reguli"]),
+    ):
+        page.select_option("#language", lang)
+        expect(headings).to_have_count(len(RULES_SECTIONS) + 1)
+        expect(headings.nth(9)).to_have_text(titles[0])
+        expect(headings.nth(10)).to_have_text(titles[1])
+        expect(headings.nth(11)).to_have_text(titles[2])
+        for located, count in zip(points, RULES_SECTIONS.values(), strict=True):
+            expect(located).to_have_count(count)
+        page.locator(".rules h2").nth(9).scroll_into_view_if_needed()
+        shot(page, f"27-rules-expansions-{lang}")
+
+
 def test_language_switch_is_remembered(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.select_option("#language", "fr")

@@ -33,3 +33,17 @@ def test_catalogue_has_every_english_message_with_its_placeholders(lang: str) ->
         if set(PLACEHOLDER.findall(text)) != set(PLACEHOLDER.findall(other[key]))
     }
     assert wrong == {}
+
+
+@pytest.mark.parametrize("lang", ["fr", "ro"])
+def test_rules_summary_gives_the_same_numbers_in_every_language(lang: str) -> None:
+    # A point value lost or changed in translation would teach a player the wrong rule.
+    english = load("en")
+    other = load(lang)
+    wrong = {
+        key: (text, other[key])
+        for key, text in english.items()
+        if key.startswith("rules.")
+        and sorted(re.findall(r"\d+", text)) != sorted(re.findall(r"\d+", other[key]))
+    }
+    assert wrong == {}
