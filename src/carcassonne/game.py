@@ -599,29 +599,23 @@ class Game:
         frontier = self.frontier
         frontier.pop(pos, None)
         squares = self._squares
-        edges = orientation.edges
-        edge_segment = orientation.edge_segment
-        half_segment = orientation.half_segment
+        inactive = self._inactive
         merge = self._merge
-        for d in range(4):
+        for d, od, edge, mine, left, right in orientation.sides:
             q = pos + DELTAS[d]
-            mine = edge_segment[d]
             neighbour = board.get(q)
             if neighbour is None:
                 if squares is None or q in squares:
                     open_square = frontier.get(q)
                     if open_square is not None:  # only this tile's side changed for q
-                        side = edges[d] << (3 * OPPOSITE[d])
-                        frontier[q] = (open_square[0] | side, open_square[1])
-                    elif self._inactive:  # q may also touch a printed tile: read every side
+                        frontier[q] = (open_square[0] | (edge << (3 * od)), open_square[1])
+                    elif inactive:  # q may also touch a printed tile: read every side
                         frontier[q] = self._open_square(q)
                     else:  # a new open square: this tile is its only neighbour
-                        side = edges[d] << (3 * OPPOSITE[d])
-                        frontier[q] = (side, _PLACE_ACTIONS.get(q) or _place_actions(q))
+                        frontier[q] = (edge << (3 * od), _PLACE_ACTIONS.get(q) or _place_actions(q))
                 elif mine >= 0:  # runs into the map border: closed on this side
                     seg_feature[base + mine].open -= 1
                 continue
-            od = OPPOSITE[d]
             other = neighbour.orientation
             if other.edges[od] == BORDER:
                 if mine >= 0:
@@ -633,19 +627,17 @@ class Game:
                 if a is not b:
                     a = merge(a, b)
                 a.open -= 2
-            h = half_segment[2 * d]
-            if h >= 0:
-                a = seg_feature[base + h]
+            if left >= 0:
+                a = seg_feature[base + left]
                 b = seg_feature[neighbour.base + other.half_segment[2 * od + 1]]
                 if a is not b:
                     merge(a, b)
-            h = half_segment[2 * d + 1]
-            if h >= 0:
-                a = seg_feature[base + h]
+            if right >= 0:
+                a = seg_feature[base + right]
                 b = seg_feature[neighbour.base + other.half_segment[2 * od]]
                 if a is not b:
                     merge(a, b)
-            if self._inactive and q in self._inactive:
+            if inactive and q in inactive:
                 self._activate(q)
         return placed
 

@@ -79,6 +79,9 @@ class Orientation:
     locations: dict[str, int]  # every accepted location name -> segment index
     closable: tuple[int, ...] = ()  # indices of city and road segments (complete when closed)
     cloisters: tuple[int, ...] = ()  # indices of monastery and garden segments
+    #: per side N, E, S, W: (side, opposite side, its edge code, segment on the edge, field
+    #: segments on its left and right half-edges), read together by every placement
+    sides: tuple[tuple[int, int, int, int, int, int], ...] = ()
 
 
 @dataclass(slots=True)
@@ -168,6 +171,10 @@ def _orient(tile: TileType, rotation: int) -> Orientation:
         locations=locations,
         closable=tuple(i for i, s in enumerate(segments) if s.kind in (CITY, ROAD)),
         cloisters=tuple(i for i, s in enumerate(segments) if s.kind in (MONASTERY, GARDEN)),
+        sides=tuple(
+            (d, (d + 2) % 4, edges[d], edge_segment[d], half_segment[h], half_segment[h + 1])
+            for d, h in zip(range(4), range(0, 8, 2), strict=True)
+        ),
     )
 
 
