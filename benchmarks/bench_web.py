@@ -35,7 +35,6 @@ import asyncio
 import contextlib
 import json
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -49,6 +48,8 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from carcassonne.cli.serve import listen
+
 
 @dataclass
 class Stats:
@@ -57,26 +58,27 @@ class Stats:
     finished: int = 0
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(db: str, port: int, games: int, bot_delay: float = 0.0) -> subprocess.Popen[bytes]:
-    # every game is created from this one address at once: the per-client limit must allow it
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(port),
-         "--db", db, "--bot-delay", str(bot_delay), "--games-per-minute", str(max(10, games)),
-         "--max-games", str(max(1000, games)),
-         "--games-per-address", str(max(20, games))],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+def start_server(
+    db: str, games: int, bot_delay: float = 0.0
+) -> tuple[subprocess.Popen[bytes], int]:
+    """A server on a loopback port the system picks, and that port: the socket is bound here
+    and inherited (``--fd``), so no other program can take the port in between."""
+    with listen("127.0.0.1", 0) as sock:
+        port: int = sock.getsockname()[1]
+        # every game is created from this one address at once: the per-client limit must allow it
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "carcassonne.cli.main", "serve", "--fd", str(sock.fileno()),
+             "--db", db, "--bot-delay", str(bot_delay), "--games-per-minute", str(max(10, games)),
+             "--max-games", str(max(1000, games)),
+             "--games-per-address", str(max(20, games))],
+            stdout=subprocess.DEVNULL,
+            pass_fds=(sock.fileno(),),
+        )  # fmt: skip
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/meta", timeout=1):
-                return proc
+                return proc, port
         except OSError:
             time.sleep(0.1)
     proc.terminate()
@@ -155,14 +157,13 @@ def servers(
     ports."""
     with tempfile.TemporaryDirectory() as tmp:
         db = db or str(Path(tmp) / "bench.sqlite3")
-        ports = [free_port() for _ in range(processes)]
         started = []
         try:
-            for port in ports:
-                started.append(start_server(db, port, games, bot_delay))
-            yield ports
+            for _ in range(processes):
+                started.append(start_server(db, games, bot_delay))
+            yield [port for _, port in started]
         finally:
-            for server in started:
+            for server, _ in started:
                 server.terminate()
                 server.wait(timeout=10)
 
@@ -215,8 +216,7 @@ async def takeover(db: str, trials: int, seed: int) -> list[float]:
     times = []
     with servers(db, 1, trials, TAKEOVER_BOT_DELAY) as (watching,):
         for trial in range(trials):
-            port = free_port()
-            playing = start_server(db, port, trials, TAKEOVER_BOT_DELAY)
+            playing, port = start_server(db, trials, TAKEOVER_BOT_DELAY)
             try:
                 game_id = create_game(port, seed + trial, RANDOM_BOTS)["id"]
                 ply, _ = await next_ply(watching, game_id, 4, 30)  # under way, on both

@@ -245,6 +245,29 @@ def test_serve_on_a_port_in_use_says_so(tmp_path: Path, capsys: pytest.CaptureFi
     assert capsys.readouterr().out == ""  # no address announced that nobody serves
 
 
+def test_serve_on_an_inherited_descriptor_that_is_no_bound_tcp_socket(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = str(tmp_path / "g.db")
+    with (
+        open(tmp_path / "file", "wb") as file,
+        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp,
+        socket.socket() as unbound,
+    ):
+        udp.bind(("127.0.0.1", 0))
+        for fd, why in (
+            (file.fileno(), "Socket operation on non-socket"),
+            (udp.fileno(), "is not a TCP socket"),
+            (unbound.fileno(), "is not bound to a port"),
+        ):
+            status, err = run(capsys, "serve", "--fd", str(fd), "--db", db)
+            assert status == 1
+            assert one_line(err).startswith(f"carcassonne serve: error: --fd {fd}")
+            assert why in one_line(err)
+            assert capsys.readouterr().out == ""
+        assert udp.getsockname()[1] != 0 and not file.closed  # left as they were
+
+
 def test_serve_on_a_folder_as_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, err = run(capsys, "serve", "--db", str(tmp_path))
     assert status == 1

@@ -1,6 +1,6 @@
 """End-to-end: real Chromium (Debian's) playing against a bot on a real server.
 
-Each test starts ``carcassonne serve`` on a free loopback port with a temporary database and
+Each test starts ``carcassonne serve`` on a loopback port of its own with a temporary database and
 drives the page as a player would: clicking squares and figure spots, keys, buttons. Screenshots
 go to ``artifacts/screenshots/``. Without /usr/bin/chromium the tests are skipped, except in CI
 (env CI set), where they must run.
@@ -8,10 +8,10 @@ go to ``artifacts/screenshots/``. Without /usr/bin/chromium the tests are skippe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from carcassonne.cli import serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -48,27 +50,28 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: 
 STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Server:
-    """``carcassonne serve`` in a subprocess; can be stopped and started again on its DB."""
+    """``carcassonne serve`` in a subprocess; can be stopped and started again on its DB.
+
+    The test binds the socket and the server inherits it (``--fd``): a port chosen and let go
+    before the server bound it could be taken meanwhile by anything else running, and the
+    page must find the server on the same port after a restart."""
 
     def __init__(self, db: Path) -> None:
         self.db = db
-        self.port = free_port()
+        self.sock = serve.listen("127.0.0.1", 0)
+        self.port: int = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        fd = self.sock.fileno()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(self.port),
+            [sys.executable, "-m", "carcassonne.cli.main", "serve", "--fd", str(fd),
              "--db", str(self.db), "--bot-delay", "0.05"],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            pass_fds=(fd,),
         )  # fmt: skip
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
@@ -87,6 +90,10 @@ class Server:
             self.proc.terminate()
             self.proc.wait(timeout=10)
             self.proc = None
+
+    def close(self) -> None:
+        self.stop()
+        self.sock.close()
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
         request = urllib.request.Request(
@@ -109,34 +116,40 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "games.sqlite3")
-    srv.start()
-    yield srv
-    srv.stop()
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.close()
+
+
+@contextlib.contextmanager
+def open_page(browser: Browser, **context_options: Any) -> Iterator[Page]:
+    """A page in a browser context of its own with these options (viewport, locale, touch);
+    fails the test on any JavaScript error in it."""
+    context = browser.new_context(**context_options)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        yield page
+    finally:
+        context.close()
+    assert errors == [], f"JavaScript errors: {errors}"
 
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="en-GB")
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert errors == [], f"JavaScript errors: {errors}"
+    with open_page(browser, viewport={"width": 1400, "height": 900}, locale="en-GB") as pg:
+        yield pg
 
 
 @pytest.fixture
 def phone_page(browser: Browser) -> Iterator[Page]:
-    """A page on a 390 px touch phone; fails the test on any JavaScript error."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
-    )
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert errors == [], f"JavaScript errors: {errors}"
+    """A page on a 390 px touch phone."""
+    phone = {"width": 390, "height": 844}
+    with open_page(browser, viewport=phone, has_touch=True, is_mobile=True, locale="en-GB") as pg:
+        yield pg
 
 
 def shot(page: Page, name: str) -> None:

@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from playwright.sync_api import Browser, expect
-from test_browser import Server, browser, page, server, shot  # noqa: F401  (fixtures)
+from test_browser import Server, browser, open_page, page, server, shot  # noqa: F401  (fixtures)
 
 from carcassonne.board import RING, encode
 from carcassonne.bots import make_bot
@@ -287,21 +287,19 @@ def test_french_page_names_seats_and_bets_in_french(
     server: Server,  # noqa: F811
     browser: Browser,  # noqa: F811
 ) -> None:
-    context = browser.new_context(viewport={"width": 1400, "height": 900}, locale="fr-FR")
-    tab = context.new_page()
     body = {"seats": [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}],
             "options": {"bets": True, "stack": STACK}}  # fmt: skip
-    open_seat(tab, server, body)
-    scores = tab.locator(".scores")
-    expect(scores).to_contain_text("Joueur 1")
-    expect(scores).to_contain_text("Robot glouton")
-    expect(scores).not_to_contain_text("Player")
-    # The Bets panel is not "Paris", the name of a city on the France map.
-    expect(tab.locator(".bets-panel h3")).to_have_text("Mises")
-    expect(tab.locator(".sidebar")).not_to_contain_text("Paris")
-    expect(tab.locator("[data-turn-panel]")).to_contain_text("Tuile piochée : Ville")
-    shot(tab, "21-french-names")
-    context.close()
+    with open_page(browser, viewport={"width": 1400, "height": 900}, locale="fr-FR") as tab:
+        open_seat(tab, server, body)
+        scores = tab.locator(".scores")
+        expect(scores).to_contain_text("Joueur 1")
+        expect(scores).to_contain_text("Robot glouton")
+        expect(scores).not_to_contain_text("Player")
+        # The Bets panel is not "Paris", the name of a city on the France map.
+        expect(tab.locator(".bets-panel h3")).to_have_text("Mises")
+        expect(tab.locator(".sidebar")).not_to_contain_text("Paris")
+        expect(tab.locator("[data-turn-panel]")).to_contain_text("Tuile piochée : Ville")
+        shot(tab, "21-french-names")
 
 
 def test_hotseat_banner_names_the_seat_to_play(

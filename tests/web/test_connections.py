@@ -315,13 +315,14 @@ def test_a_compressed_frame_is_held_to_the_limit_once_inflated(db: Path) -> None
 
 def test_serve_logs_a_flood_of_refusals_in_a_few_lines(tmp_path: Path) -> None:
     """The real command: its log handler drops all but a few lines of one kind."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    sock = serve.listen("127.0.0.1", 0)  # inherited by the server: no other program takes it
+    port = sock.getsockname()[1]
     db = str(tmp_path / "games.sqlite3")
-    command = [sys.executable, "-m", "carcassonne.cli.main", "serve", "--port", str(port),
+    command = [sys.executable, "-m", "carcassonne.cli.main", "serve", "--fd", str(sock.fileno()),
                "--db", db, "--max-connections-per-address", "1"]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(sock.fileno(),)
+    )
     try:
         for _ in range(150):  # up to 15 s to start listening
             try:
@@ -339,6 +340,7 @@ def test_serve_logs_a_flood_of_refusals_in_a_few_lines(tmp_path: Path) -> None:
     finally:
         process.terminate()
         _, err = process.communicate(timeout=15)
+        sock.close()
     lines = err.decode().splitlines()
     refusals = [line for line in lines if "refused a connection" in line]
     assert len(refusals) == 10, lines  # LogThrottle's burst

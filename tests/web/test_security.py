@@ -631,20 +631,18 @@ HOSTILE = ["<img src=x onerror=X=1>", "<svg onload=X=2>", "<script>X=3</script>"
 @pytest.fixture
 def live_server(db: Path) -> Any:
     """The app on a loopback port in this process (uvicorn in a thread)."""
-    import socket
     import threading
     import time
 
     import uvicorn
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(
-        create_app(db, bot_delay=0.05), host="127.0.0.1", port=port, log_level="warning"
-    )
+    from carcassonne.cli import serve
+
+    sock = serve.listen("127.0.0.1", 0)  # bound here: no other program can take the port
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(db, bot_delay=0.05), log_level="warning")
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started and time.monotonic() < deadline:
@@ -653,6 +651,7 @@ def live_server(db: Path) -> Any:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(10)
+    sock.close()
 
 
 @pytest.mark.skipif(

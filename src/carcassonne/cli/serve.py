@@ -37,7 +37,17 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "The limits keep one client from taking the server down (docs/web.md explains them).",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=port, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--port", type=port, default=8000, help="port to listen on (0: one the system picks)"
+    )
+    parser.add_argument(
+        "--fd",
+        type=int_in(0),
+        default=None,
+        metavar="N",
+        help="serve on the TCP socket this process inherited as file descriptor N (bound by a "
+        "supervisor such as systemd, which keeps it across restarts), instead of --host/--port",
+    )
     parser.add_argument(
         "--db",
         default=None,
@@ -169,9 +179,9 @@ def run(args: argparse.Namespace) -> int:
             FAILURE,
         ) from None
     app, db = build_app(args)
-    sock = listen(args.host, args.port)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    port = sock.getsockname()[1]  # the one the system chose for --port 0
+    sock = listen(args.host, args.port) if args.fd is None else inherited_socket(args.fd)
+    address, port = sock.getsockname()[:2]  # the port: the one the system chose for --port 0
+    host = f"[{address}]" if ":" in address else address
     files = open_files_limit()
     if connection_cap(args.max_connections, files) < args.max_connections:
         print(
@@ -297,6 +307,22 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
         access_log=False,
         backlog=ACCEPT_BACKLOG,
     )
+
+
+def inherited_socket(fd: int) -> socket.socket:
+    """The bound TCP socket inherited as file descriptor ``fd`` (``--fd``)."""
+    try:
+        sock = socket.socket(fileno=fd)
+    except OSError as exc:
+        raise CommandError(f"--fd {fd}: {exc.strerror or exc}", FAILURE) from None
+    if sock.family not in (socket.AF_INET, socket.AF_INET6) or sock.type != socket.SOCK_STREAM:
+        problem = "is not a TCP socket"
+    elif sock.getsockname()[1] == 0:
+        problem = "is not bound to a port"
+    else:
+        return sock
+    sock.detach()  # not ours to close
+    raise CommandError(f"--fd {fd} {problem}", FAILURE)
 
 
 def listen(host: str, port: int) -> socket.socket:
