@@ -3,7 +3,7 @@
 Needs the ``rl`` extra (``pip install -e '.[rl]'``: numpy, gymnasium, pettingzoo)::
 
     from carcassonne.env import env
-    e = env(bets=True, map="france", map_chips=True)
+    e = env(bets=True, map="france", map_chips=True, inns_cathedrals=True, traders_builders=True)
     e.reset(seed=1)
     for agent in e.agent_iter():
         observation, reward, terminated, truncated, info = e.last()
@@ -19,7 +19,16 @@ import gymnasium
 
 from .actions import WAIT, ActionLayout, Window
 from .aec import IllegalActionError, env, parallel_env, raw_env
-from .observations import BOARD_CHANNELS, GAME_FIELDS, PHASES, SEAT_FIELDS, tile_catalogue
+from .observations import (
+    BOARD_CHANNELS,
+    EXTENDED_CHANNELS,
+    EXTENDED_GAME_FIELDS,
+    EXTENDED_SEAT_FIELDS,
+    GAME_FIELDS,
+    PHASES,
+    SEAT_FIELDS,
+    tile_catalogue,
+)
 from .single import SingleAgentEnv
 
 #: ``gymnasium.make(GYMNASIUM_ID, opponents="greedy", bets=True)`` makes a SingleAgentEnv
@@ -29,6 +38,9 @@ if GYMNASIUM_ID not in gymnasium.registry:
 
 __all__ = [
     "BOARD_CHANNELS",
+    "EXTENDED_CHANNELS",
+    "EXTENDED_GAME_FIELDS",
+    "EXTENDED_SEAT_FIELDS",
     "GAME_FIELDS",
     "GYMNASIUM_ID",
     "PHASES",

@@ -15,11 +15,17 @@ mask can switch off what is not legal now.  The indices are laid out in blocks, 
    one the decision is about, so only the feature of its tile is chosen;
 7. ``SellWine(outlet, colour, chips)`` for :data:`WINE_SLOTS`;
 8. ``WAIT``: the only action of an agent whose decision it is not, in the ``turn_order="cycle"``
-   mode of the environment (never legal otherwise).
+   mode of the environment (never legal otherwise);
+9. only in the *extended* layout: ``PlaceFigure(figure, location)`` for each pair in
+   :data:`EXTENDED_FIGURE_SLOTS`, the figures and the location that Inns & Cathedrals and
+   Traders & Builders add (the large meeple, the builder, the pig, the enclosed field).
 
-The layout depends only on the window, never on the game options, so one policy network fits
-every combination of expansions.  Two blocks leave out a square that is fixed by the decision
-(the abbot's, the office's): :meth:`ActionLayout.index_to_action` takes the game to fill it in.
+Blocks 1–8 depend only on the window, so one policy network fits every combination of the
+other expansions, and models trained on them keep their meaning.  The extended layout appends
+block 9 after ``WAIT``: an index names the same action in both layouts.  It is used when the
+game has Inns & Cathedrals or Traders & Builders, or when asked for (one network for every
+game).  Two blocks leave out a square that is fixed by the decision (the abbot's, the
+office's): :meth:`ActionLayout.index_to_action` takes the game to fill it in.
 """
 
 from __future__ import annotations
@@ -31,16 +37,29 @@ from typing import Any
 from ..actions import PASS, PlaceFigure, PlaceTile
 from ..expansions.abbot import ABBOT, RecallAbbot
 from ..expansions.bets import CHIPS, PlaceBet, SettleAgainst
+from ..expansions.inns import LARGE_MEEPLE
 from ..expansions.mapchips import EXPORT, TOWN, WINES, SellWine
+from ..expansions.traders import BUILDER, PIG
 from ..game import MEEPLE, Game
 from ..maps import GRAPES
-from ..tiles import EDGE_NAMES, HALF_NAMES
+from ..options import GameOptions
+from ..tiles import EDGE_NAMES, ENCLOSED_FIELD, HALF_NAMES
 
 #: (figure, location) of every figure placement, in index order
 FIGURE_SLOTS: tuple[tuple[str, str], ...] = (
     *((MEEPLE, location) for location in (*EDGE_NAMES, *HALF_NAMES, "monastery")),
     (ABBOT, "monastery"),
     (ABBOT, "garden"),
+)
+#: the figure placements of the extended layout, in index order after ``WAIT``: a meeple on the
+#: enclosed field of an Inns & Cathedrals tile, the large meeple wherever a meeple may go, the
+#: builder on a city or road, the pig on a field
+EXTENDED_FIGURE_SLOTS: tuple[tuple[str, str], ...] = (
+    (MEEPLE, ENCLOSED_FIELD),
+    *((LARGE_MEEPLE, location) for location in (*EDGE_NAMES, *HALF_NAMES, ENCLOSED_FIELD)),
+    (LARGE_MEEPLE, "monastery"),
+    *((BUILDER, location) for location in EDGE_NAMES),
+    *((PIG, location) for location in (*HALF_NAMES, ENCLOSED_FIELD)),
 )
 #: (feature kind, location on the office tile) of every settle choice, in index order
 SETTLE_SLOTS: tuple[tuple[str, str], ...] = tuple(
@@ -53,6 +72,11 @@ WINE_SLOTS: tuple[SellWine, ...] = tuple(
     for colour in GRAPES
     for chips in WINES
 )
+
+
+def needs_extended(options: GameOptions) -> bool:
+    """Whether a game with ``options`` has actions or marks only the extended layout covers."""
+    return options.inns_cathedrals or options.traders_builders
 
 
 class Wait:
@@ -95,10 +119,12 @@ class Window:
 
 
 class ActionLayout:
-    """The stable two-way mapping between engine actions and indices for one window."""
+    """The stable two-way mapping between engine actions and indices for one window;
+    ``extended`` appends the block of :data:`EXTENDED_FIGURE_SLOTS`."""
 
-    def __init__(self, window: Window) -> None:
+    def __init__(self, window: Window, extended: bool = False) -> None:
         self.window = window
+        self.extended = extended
         self.tiles = window.width * window.height * 4
         self.pass_index = self.tiles
         self.figure_start = self.pass_index + 1
@@ -107,11 +133,14 @@ class ActionLayout:
         self.settle_start = self.bet_start + len(CHIPS)
         self.wine_start = self.settle_start + len(SETTLE_SLOTS)
         self.wait_index = self.wine_start + len(WINE_SLOTS)
+        self.extended_figure_start = self.wait_index + 1
         #: the number of actions, N of ``Discrete(N)``
-        self.size = self.wait_index + 1
+        self.size = self.extended_figure_start + (len(EXTENDED_FIGURE_SLOTS) if extended else 0)
         self._fixed: dict[Any, int] = {PASS: self.pass_index, WAIT: self.wait_index}
         for i, (figure, location) in enumerate(FIGURE_SLOTS):
             self._fixed[PlaceFigure(figure, location)] = self.figure_start + i
+        for i, (figure, location) in enumerate(EXTENDED_FIGURE_SLOTS if extended else ()):
+            self._fixed[PlaceFigure(figure, location)] = self.extended_figure_start + i
         for i, chip in enumerate(CHIPS):
             self._fixed[PlaceBet(chip)] = self.bet_start + i
         for i, slot in enumerate(SETTLE_SLOTS):

@@ -27,8 +27,15 @@ from pettingzoo.utils.conversions import aec_to_parallel
 
 from ..game import Game
 from ..options import GameOptions
-from .actions import WAIT, ActionLayout, Window
-from .observations import _CATALOGUE, BOARD_CHANNELS, VECTOR_SIZE, Observer
+from .actions import WAIT, ActionLayout, Window, needs_extended
+from .observations import (
+    BOARD_CHANNELS,
+    EXTENDED_CHANNELS,
+    EXTENDED_VECTOR_SIZE,
+    VECTOR_SIZE,
+    Observer,
+    tile_catalogue,
+)
 
 REWARDS = ("score", "win")
 TURN_ORDERS = ("game", "cycle")
@@ -38,13 +45,6 @@ DEFAULT_WINDOW = 31
 #: highest score the observation space admits (no game comes near it)
 MAX_SCORE = 10_000
 _OPTION_NAMES = frozenset(f.name for f in fields(GameOptions))
-#: options whose figures or marks the action space and observations do not cover yet, and why
-_NOT_COVERED = {
-    "inns_cathedrals": "its large meeple has no action index and its inns and cathedrals no "
-    "observation plane",
-    "traders_builders": "its builder and pig have no action index and its trade goods no "
-    "observation plane",
-}
 
 
 class IllegalActionError(ValueError):
@@ -55,8 +55,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     """Carcassonne as a PettingZoo AEC environment (see the module docstring and docs/env.md).
 
     Game options are those of :class:`~carcassonne.GameOptions` (``players``, ``river``,
-    ``abbot``, ``bets``, ``map``, ``map_chips``, ``meeples``, ``copies``, ``start_squares``,
-    ``seed``, ``stack``); ``seed`` seeds the first :meth:`reset` that gets none.
+    ``abbot``, ``bets``, ``inns_cathedrals``, ``traders_builders``, ``map``, ``map_chips``,
+    ``meeples``, ``copies``, ``start_squares``, ``seed``, ``stack``, the rule variants);
+    ``seed`` seeds the first :meth:`reset` that gets none.  ``extended_spaces`` chooses the
+    extended action layout and observations (:mod:`carcassonne.env.actions`): None uses them
+    when the game has Inns & Cathedrals or Traders & Builders, True always (one network for
+    every game).
     """
 
     metadata = {"name": "carcassonne_v0", "render_modes": ["ansi"], "is_parallelizable": True}
@@ -70,6 +74,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         illegal_action: str = "raise",
         max_cycles: int | None = None,
         render_mode: str | None = None,
+        extended_spaces: bool | None = None,
         **game_options: Any,
     ) -> None:
         super().__init__()
@@ -77,9 +82,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if unknown:
             known = ", ".join(sorted(_OPTION_NAMES))
             raise ValueError(f"unknown game options {sorted(unknown)} (known: {known})")
-        for name, why in _NOT_COVERED.items():
-            if game_options.get(name):
-                raise ValueError(f"the environment does not cover {name} yet: {why} (docs/env.md)")
         for name, value, allowed in (
             ("reward", reward, REWARDS),
             ("turn_order", turn_order, TURN_ORDERS),
@@ -93,22 +95,37 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.options = GameOptions(**game_options)
         probe = Game(self.options)  # checks the options; GameSetupError names what is wrong
+        if extended_spaces is None:
+            extended_spaces = needs_extended(self.options)
+        elif not isinstance(extended_spaces, bool):
+            raise ValueError(
+                f"extended_spaces must be None, True or False, not {extended_spaces!r}"
+            )
+        elif not extended_spaces and needs_extended(self.options):
+            raise ValueError(
+                "extended_spaces=False cannot cover Inns & Cathedrals or Traders & Builders: "
+                "their figures have indices only in the extended action layout"
+            )
+        self.extended_spaces: bool = extended_spaces
         self.reward_mode = reward
         self.turn_order = turn_order
         self.illegal_action = illegal_action
         self.max_cycles = max_cycles
         self.render_mode = render_mode
-        self.layout = ActionLayout(Window.for_game(probe, window))
+        self.layout = ActionLayout(Window.for_game(probe, window), extended_spaces)
         self.possible_agents = [f"player_{seat}" for seat in range(self.options.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        board = (len(BOARD_CHANNELS), self.layout.window.height, self.layout.window.width)
+        channels = len(BOARD_CHANNELS) + (len(EXTENDED_CHANNELS) if extended_spaces else 0)
+        vector = EXTENDED_VECTOR_SIZE if extended_spaces else VECTOR_SIZE
+        tiles = len(tile_catalogue(extended_spaces))
+        board = (channels, self.layout.window.height, self.layout.window.width)
         space = spaces.Dict(
             {
                 "observation": spaces.Dict(
                     {
                         "board": spaces.Box(0, 255, board, np.uint8),
-                        "tile": spaces.Box(0, 1, (len(_CATALOGUE),), np.uint8),
-                        "vector": spaces.Box(0, MAX_SCORE, (VECTOR_SIZE,), np.float32),
+                        "tile": spaces.Box(0, 1, (tiles,), np.uint8),
+                        "vector": spaces.Box(0, MAX_SCORE, (vector,), np.float32),
                     }
                 ),
                 "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
@@ -137,7 +154,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self._seeds = random.Random(seed)
         self.game = Game(self.options.with_(seed=self._seeds.getrandbits(32)))
         self._rng = random.Random(self._seeds.getrandbits(64))
-        self.observer = Observer(self.game, self.layout.window)
+        self.observer = Observer(self.game, self.layout.window, self.extended_spaces)
         self.agents = self.possible_agents.copy()
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

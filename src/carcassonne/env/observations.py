@@ -9,6 +9,12 @@ The board planes are shared by all seats and updated incrementally: a placement 
 (and the open squares around it), a figure change rewrites the few squares with figures.  What
 differs between seats (whose figure is whose, one's own bets, the seat order of the per-seat
 numbers) is added when a seat's observation is taken.  ``docs/env.md`` lists every channel.
+
+The *extended* observation (games with Inns & Cathedrals or Traders & Builders, or when asked
+for) appends what those expansions add: board channels for the inns, cathedrals and goods
+marks, numbers for the large meeples, builders, pigs and goods tokens of each seat, and their
+tiles in the drawn-tile one-hot.  Every array of the plain observation is a prefix of the
+extended one, so a channel or number means the same in both.
 """
 
 from __future__ import annotations
@@ -19,7 +25,10 @@ from typing import Any
 import numpy as np
 
 from ..board import DELTAS, OFFSET, STRIDE, decode, encode
+from ..expansions.abbot import ABBOT
 from ..expansions.bets import CHIPS
+from ..expansions.inns import CATHEDRAL, INN, LARGE_MEEPLE
+from ..expansions.traders import BUILDER, GOODS, PIG
 from ..game import MEEPLE, Game, PlacedTile
 from ..maps import GRAPES
 from ..options import MAX_PLAYERS
@@ -39,7 +48,7 @@ BOARD_CHANNELS: tuple[str, ...] = (
     "coats_of_arms",  # number on the tile
     "figure_seat",  # 0 none, 1 the observing seat, 2 the next seat in turn order, ...
     "figure_kind",  # 0 none, 1 + the kind stood on: city, road, field, monastery, garden
-    "figure_type",  # 0 none, 1 meeple, 2 abbot
+    "figure_type",  # 0 none, 1 meeple, 2 abbot, 3 large meeple, 4 builder, 5 pig
     "open",  # an empty square where a tile may go (touches a tile)
     "last_placed",  # the tile placed this turn
     "playable",  # a square of the board (everywhere on the open table)
@@ -49,6 +58,9 @@ BOARD_CHANNELS: tuple[str, ...] = (
     "bet_chips",  # how many betting chips lie on this office
     "own_bet",  # 0, or 1 + the index of the observing seat's chip on this office
 )
+#: the board planes the extended observation appends, in channel order after BOARD_CHANNELS:
+#: how many inns, cathedrals and goods marks of each kind the tile shows
+EXTENDED_CHANNELS: tuple[str, ...] = (INN, CATHEDRAL, *(f"goods_{kind}" for kind in GOODS))
 _C = {name: i for i, name in enumerate(BOARD_CHANNELS)}
 TILE, EDGES, FIGURE_SEAT, FIGURE_KIND, FIGURE_TYPE = (
     _C["tile"],
@@ -66,6 +78,8 @@ OPEN, LAST, PLAYABLE, TOWN, GRAPE, MAP_CHIP = (
     _C["map_chip"],
 )
 BET_CHIPS, OWN_BET = _C["bet_chips"], _C["own_bet"]
+#: the first of the EXTENDED_CHANNELS, which follow BOARD_CHANNELS
+_MARKS = len(BOARD_CHANNELS)
 
 #: decision phases, in the order of the phase one-hot in the vector
 PHASES: tuple[str, ...] = ("tile", "figure", "settle", "wine", "bet", "settle-final", "over")
@@ -94,17 +108,41 @@ _CHIP_START = _PHASE_START + len(PHASES)
 _PLAYERS, _TO_MOVE, _SOLD = _CHIP_START + len(CHIPS), _CHIP_START + len(CHIPS) + 1, VECTOR_SIZE - 1
 _CHIP_INDEX = {chip: i for i, chip in enumerate(CHIPS)}
 _GRAPE_INDEX = {grape: i for i, grape in enumerate(GRAPES)}
-_FIGURE_TYPES = {MEEPLE: 1, "abbot": 2}
+#: the value of each figure type in the ``figure_type`` channel
+FIGURE_TYPES: tuple[str, ...] = (MEEPLE, ABBOT, LARGE_MEEPLE, BUILDER, PIG)
+_FIGURE_TYPE_VALUE = {figure: 1 + i for i, figure in enumerate(FIGURE_TYPES)}
+#: numbers per seat the extended vector appends after GAME_FIELDS, for each of the seat slots
+#: (figures in supply, goods tokens held)
+EXTENDED_SEAT_FIELDS: tuple[str, ...] = (
+    "large_meeples",
+    "builders",
+    "pigs",
+    *(f"goods_{kind}" for kind in GOODS),
+)
+_EXTENDED_SUPPLY = (LARGE_MEEPLE, BUILDER, PIG)
+#: then these
+EXTENDED_GAME_FIELDS: tuple[str, ...] = ("builder_second_tile",)  # 1 in a builder's extra turn
+EXTENDED_VECTOR_SIZE = (
+    VECTOR_SIZE + MAX_PLAYERS * len(EXTENDED_SEAT_FIELDS) + len(EXTENDED_GAME_FIELDS)
+)
+_SECOND_TILE = EXTENDED_VECTOR_SIZE - 1
+_TILE_SETS = ("base", "river", "bets")
+_EXTENDED_TILE_SETS = ("ic", "traders_builders")
 
 
-def tile_catalogue() -> tuple[str, ...]:
-    """Every tile type that can be drawn, in the order of the drawn-tile one-hot."""
-    return tuple(tile.id for name in ("base", "river", "bets") for tile in tile_set(name).tiles)
+def tile_catalogue(extended: bool = False) -> tuple[str, ...]:
+    """Every tile type that can be drawn, in the order of the drawn-tile one-hot (``extended``:
+    with the tiles of Inns & Cathedrals and Traders & Builders after the others)."""
+    names = (*_TILE_SETS, *_EXTENDED_TILE_SETS) if extended else _TILE_SETS
+    return tuple(tile.id for name in names for tile in tile_set(name).tiles)
 
 
 _CATALOGUE = tile_catalogue()
-_TILE_INDEX = {tile_id: i for i, tile_id in enumerate(_CATALOGUE)}
+_EXTENDED_CATALOGUE = tile_catalogue(extended=True)
+_TILE_INDEX = {tile_id: i for i, tile_id in enumerate(_EXTENDED_CATALOGUE)}
 _SQUARE_VALUES: dict[int, np.ndarray] = {}  # id(orientation) -> channels tile…coats_of_arms
+_MARK_VALUES: dict[int, np.ndarray] = {}  # id(orientation) -> the EXTENDED_CHANNELS
+_MARK_CHANNELS = {mark: i for i, mark in enumerate((INN, CATHEDRAL, *GOODS))}
 # (map name or None, window) -> (the map, its planes playable, town, grape)
 _MAP_PLANES: dict[tuple[str | None, Window], tuple[Any, np.ndarray]] = {}
 
@@ -128,15 +166,31 @@ def _square_values(orientation: Orientation) -> np.ndarray:
     return values
 
 
-class Observer:
-    """The observations of every seat of one game."""
+def _mark_values(orientation: Orientation) -> np.ndarray:
+    values = _MARK_VALUES.get(id(orientation))
+    if values is None:
+        values = np.zeros(len(EXTENDED_CHANNELS), np.uint8)
+        for segment in orientation.segments:
+            for mark in segment.marks:
+                values[_MARK_CHANNELS[mark]] += 1
+        _MARK_VALUES[id(orientation)] = values
+    return values
 
-    def __init__(self, game: Game, window: Window) -> None:
+
+class Observer:
+    """The observations of every seat of one game (``extended``: the extended ones)."""
+
+    def __init__(self, game: Game, window: Window, extended: bool = False) -> None:
         self.game = game
         self.window = window
-        self.planes = np.zeros((len(BOARD_CHANNELS), window.height, window.width), np.uint8)
+        self.extended = extended
+        channels = len(BOARD_CHANNELS) + (len(EXTENDED_CHANNELS) if extended else 0)
+        self.planes = np.zeros((channels, window.height, window.width), np.uint8)
+        self._vector_size = EXTENDED_VECTOR_SIZE if extended else VECTOR_SIZE
+        self._tiles = len(_EXTENDED_CATALOGUE if extended else _CATALOGUE)
         self._bets = game.expansion("bets")
         self._chips = game.expansion("map-chips")
+        self._traders = game.expansion("traders_builders")
         #: global segment -> (seat, figure) of the figures as last written
         self._figures: dict[int, tuple[int, str]] = {}
         #: (row, column, seat) of every figure on the board inside the window
@@ -212,6 +266,8 @@ class Observer:
         cell = self._cell(placed.pos)
         if cell is not None:
             self.planes[TILE:FIGURE_SEAT, cell[0], cell[1]] = _square_values(placed.orientation)
+            if self.extended:
+                self.planes[_MARKS:, cell[0], cell[1]] = _mark_values(placed.orientation)
             self.planes[OPEN, cell[0], cell[1]] = 0
             self.planes[MAP_CHIP, cell[0], cell[1]] = 0
 
@@ -250,7 +306,7 @@ class Observer:
             if cell is None:
                 continue
             planes[FIGURE_KIND, cell[0], cell[1]] = 1 + game.seg_feature[segment].kind
-            planes[FIGURE_TYPE, cell[0], cell[1]] = _FIGURE_TYPES.get(figure, len(_FIGURE_TYPES))
+            planes[FIGURE_TYPE, cell[0], cell[1]] = _FIGURE_TYPE_VALUE[figure]
             cells.append((cell[0], cell[1], seat))
         self._figure_cells = cells
         self._figures = dict(game.figures)
@@ -264,7 +320,7 @@ class Observer:
         board = self.planes.copy()
         for row, column, owner in self._figure_cells:
             board[FIGURE_SEAT, row, column] = 1 + (owner - seat) % players
-        vector = np.zeros(VECTOR_SIZE, np.float32)
+        vector = np.zeros(self._vector_size, np.float32)
         fields = len(SEAT_FIELDS)
         scores, supply = game.scores, game.supply
         for k in range(players):
@@ -280,11 +336,13 @@ class Observer:
             self._observe_bets(seat, board, vector)
         if self._chips is not None:
             vector[_SOLD] = len(self._chips.sold)
+        if self.extended:
+            self._observe_extended(seat, vector)
         vector[_GAME_START] = len(game.stack)
         vector[_PHASE_START + PHASES.index(game.phase)] = 1
         vector[_PLAYERS] = players
         vector[_TO_MOVE] = game.to_move == seat and not game.is_over
-        tile = np.zeros(len(_CATALOGUE), np.uint8)
+        tile = np.zeros(self._tiles, np.uint8)
         if game.current_tile is not None:
             tile[_TILE_INDEX[game.current_tile.id]] = 1
         return {
@@ -308,3 +366,22 @@ class Observer:
             for chip in office["chips"]:
                 if chip["seat"] == seat:
                     board[OWN_BET, cell[0], cell[1]] = 1 + _CHIP_INDEX[chip["chip"]]
+
+    def _observe_extended(self, seat: int, vector: np.ndarray) -> None:
+        """Large meeples, builders and pigs in each seat's supply, and its goods (all public)."""
+        game = self.game
+        players = game.players
+        fields = len(EXTENDED_SEAT_FIELDS)
+        view = self._traders.view(game, seat) if self._traders is not None else None
+        for k in range(players):
+            owner = (seat + k) % players
+            start = VECTOR_SIZE + k * fields
+            supply = game.supply[owner]
+            for i, figure in enumerate(_EXTENDED_SUPPLY):
+                vector[start + i] = supply.get(figure, 0)
+            if view is not None:
+                held = view["goods"][owner]
+                for i, kind in enumerate(GOODS):
+                    vector[start + len(_EXTENDED_SUPPLY) + i] = held[kind]
+        if view is not None:
+            vector[_SECOND_TILE] = view["second_tile"]
