@@ -15,11 +15,16 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, max_cycles_test, seed_test
 
-from carcassonne import PASS, GameSetupError, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, GameOptions, GameSetupError, PlaceFigure, PlaceTile
 from carcassonne.env import (
     BOARD_CHANNELS,
+    EXTENDED_CHANNELS,
+    EXTENDED_GAME_FIELDS,
+    EXTENDED_SEAT_FIELDS,
     GAME_FIELDS,
     GYMNASIUM_ID,
     SEAT_FIELDS,
@@ -31,28 +36,50 @@ from carcassonne.env import (
     raw_env,
     tile_catalogue,
 )
-from carcassonne.env.observations import Observer
+from carcassonne.env.actions import EXTENDED_FIGURE_SLOTS, FIGURE_SLOTS
+from carcassonne.env.observations import FIGURE_TYPES, Observer
 from carcassonne.expansions.abbot import RecallAbbot
 from carcassonne.expansions.bets import CHIPS, PlaceBet, SettleAgainst
 from carcassonne.expansions.mapchips import SellWine
+from carcassonne.expansions.traders import GOODS
 from carcassonne.maps import GRAPES, load_map
-from carcassonne.tiles import BORDER, printed_city_tile, tile_by_id
+from carcassonne.tiles import BORDER, printed_city_tile, tile_by_id, tile_set
 
 BASE: dict[str, Any] = {}
 FULL: dict[str, Any] = {"bets": True, "map": "france", "map_chips": True}
+#: the expansions only the extended layout and observations cover
+IC_TB: dict[str, Any] = {"inns_cathedrals": True, "traders_builders": True}
+EVERYTHING: dict[str, Any] = {"abbot": True, **IC_TB, **FULL}
 OPTION_SETS = [
     pytest.param(BASE, id="base"),
     pytest.param(FULL, id="bets-france-chips"),
     pytest.param({"players": 4, "river": True, "abbot": True}, id="river-abbot-4p"),
+    pytest.param(IC_TB, id="inns-traders"),
+    pytest.param({"players": 3, **EVERYTHING}, id="everything-3p"),
 ]
-CHANNEL = {name: i for i, name in enumerate(BOARD_CHANNELS)}
+CHANNEL = {name: i for i, name in enumerate((*BOARD_CHANNELS, *EXTENDED_CHANNELS))}
+SEATS = 6  # seat slots in the vector (MAX_PLAYERS)
+#: where the extended vector's fields start: after the plain vector
+EXTENDED_START = SEATS * len(SEAT_FIELDS) + len(GAME_FIELDS)
 
 
 def vector_field(vector: np.ndarray, name: str, seat_slot: int | None = None) -> float:
     """A named number of the observation vector (per-seat fields need the seat slot)."""
+    if name in EXTENDED_SEAT_FIELDS:
+        assert seat_slot is not None
+        return float(
+            vector[
+                EXTENDED_START
+                + seat_slot * len(EXTENDED_SEAT_FIELDS)
+                + EXTENDED_SEAT_FIELDS.index(name)
+            ]
+        )
+    if name in EXTENDED_GAME_FIELDS:
+        start = EXTENDED_START + SEATS * len(EXTENDED_SEAT_FIELDS)
+        return float(vector[start + EXTENDED_GAME_FIELDS.index(name)])
     if seat_slot is not None:
         return float(vector[seat_slot * len(SEAT_FIELDS) + SEAT_FIELDS.index(name)])
-    return float(vector[6 * len(SEAT_FIELDS) + GAME_FIELDS.index(name)])
+    return float(vector[SEATS * len(SEAT_FIELDS) + GAME_FIELDS.index(name)])
 
 
 def random_steps(e: raw_env, rng: random.Random, steps: int) -> None:
@@ -98,10 +125,18 @@ def test_gymnasium_make_builds_the_single_agent_env() -> None:
     assert observation["action_mask"].sum() == len(info["legal_actions"]) > 0
 
 
-def test_gymnasium_check_env_and_a_game_against_greedy() -> None:
+@pytest.mark.parametrize(
+    "options",
+    [
+        pytest.param(BASE, id="base"),
+        pytest.param(IC_TB, id="inns-traders"),
+        pytest.param(EVERYTHING, id="everything"),
+    ],
+)
+def test_gymnasium_check_env_and_a_game_against_greedy(options: dict[str, Any]) -> None:
     # check_env samples actions without the mask: those are replaced by random legal ones
-    check_env(SingleAgentEnv("greedy", illegal_action="random"), skip_render_check=True)
-    single = SingleAgentEnv("greedy", seat=1, **FULL)
+    check_env(SingleAgentEnv("greedy", illegal_action="random", **options), skip_render_check=True)
+    single = SingleAgentEnv("greedy", seat=1, **{**FULL, **options})
     observation, info = single.reset(seed=3)
     total = 0.0
     terminated = truncated = False
@@ -125,8 +160,9 @@ RARE_KINDS = (RecallAbbot, SettleAgainst, SellWine)
 def test_every_legal_action_has_an_index_and_back() -> None:
     # Every option on; the rare kinds (recall, settle choices, wine) are played whenever legal,
     # so that a few games offer every kind of action.
-    e = raw_env(abbot=True, **FULL)
+    e = raw_env(**EVERYTHING)
     kinds: set[type] = set()
+    figures: set[str] = set()
     for seed in range(4):
         e.reset(seed=seed)
         rng = random.Random(seed)
@@ -138,12 +174,59 @@ def test_every_legal_action_has_an_index_and_back() -> None:
             for index, action in inside:
                 assert e.index_to_action(index) == action
                 kinds.add(type(action))
+                if isinstance(action, PlaceFigure):
+                    figures.add(action.figure)
             mask = e.observe(e.agent_selection)["action_mask"]
             assert mask.dtype == np.int8
             assert sorted(np.flatnonzero(mask).tolist()) == sorted(i for i, _ in inside)
             rare = [i for i, a in inside if isinstance(a, RARE_KINDS)]
             e.step(rng.choice(rare or [i for i, _ in inside]))
     assert kinds == {PlaceTile, PlaceFigure, type(PASS), PlaceBet, *RARE_KINDS}
+    assert figures == set(FIGURE_TYPES)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    options=st.sampled_from([IC_TB, EVERYTHING, {"players": 4, "abbot": True, **IC_TB}]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_round_trip_of_every_legal_action_in_random_games(
+    options: dict[str, Any], seed: int
+) -> None:
+    e = raw_env(**options)
+    e.reset(seed=seed)
+    rng = random.Random(seed)
+    while not (e.terminations[e.agent_selection] or e.truncations[e.agent_selection]):
+        legal = e.game.legal_actions()
+        indices = [e.action_to_index(action) for action in legal]
+        assert None not in indices  # the 31 × 31 window holds these games
+        assert len(set(indices)) == len(indices)
+        for index, action in zip(indices, legal, strict=True):
+            assert e.index_to_action(index) == action
+        e.step(rng.choice(indices))
+
+
+def test_every_figure_placement_the_engine_allows_has_an_index() -> None:
+    # Enumerated from the engine: each figure type of a game with every expansion, on every
+    # location of every tile (every rotation) whose kind that figure may stand on.  The layouts
+    # hold exactly these placements, none more.
+    game = Game(GameOptions(abbot=True, bets=True, **IC_TB))
+    names = ("base", "river", "bets", "ic", "traders_builders")
+    possible = {
+        (figure, segment.location)
+        for figure, kinds in game.figure_kinds.items()
+        for name in names
+        for tile in tile_set(name).tiles
+        for orientation in tile.orientations
+        for segment in orientation.segments
+        if segment.kind in kinds
+    }
+    assert set(FIGURE_SLOTS) | set(EXTENDED_FIGURE_SLOTS) == possible
+    assert len(FIGURE_SLOTS) + len(EXTENDED_FIGURE_SLOTS) == len(possible)
+    without = Game(GameOptions(abbot=True, bets=True))
+    assert {(f, location) for f, location in possible if f in without.figure_kinds} >= set(
+        FIGURE_SLOTS
+    )
 
 
 def test_layout_of_the_indices() -> None:
@@ -166,6 +249,31 @@ def test_layout_of_the_indices() -> None:
         layout.index_to_action(layout.size)
     france = raw_env(map="france")
     assert (france.layout.window.width, france.layout.window.height) == (16, 15)
+    assert france.layout.size == 16 * 15 * 4 + 44
+    with pytest.raises(ValueError, match="not an action of the action space"):
+        e.action_to_index(PlaceFigure("builder", "N"))
+
+
+def test_the_extended_layout_appends_its_block_after_wait() -> None:
+    plain, extended = raw_env().layout, raw_env(**IC_TB).layout
+    assert not plain.extended and extended.extended
+    assert raw_env(extended_spaces=True).layout.size == extended.size
+    assert extended.size == plain.size + 28 == 3888 + 28
+    start = plain.wait_index + 1
+    assert extended.extended_figure_start == start == 3888
+    for index in range(plain.size):  # every index of the plain layout means the same
+        if index != plain.recall_index and not (plain.settle_start <= index < plain.wine_start):
+            assert extended.index_to_action(index) == plain.index_to_action(index)
+    assert extended.action_to_index(PlaceFigure("meeple", "inner")) == start
+    assert extended.action_to_index(PlaceFigure("large-meeple", "N")) == start + 1
+    assert extended.action_to_index(PlaceFigure("large-meeple", "inner")) == start + 13
+    assert extended.action_to_index(PlaceFigure("large-meeple", "monastery")) == start + 14
+    assert extended.action_to_index(PlaceFigure("builder", "W")) == start + 18
+    assert extended.action_to_index(PlaceFigure("pig", "NL")) == start + 19
+    assert extended.action_to_index(PlaceFigure("pig", "inner")) == start + 27
+    assert extended.index_to_action(extended.size - 1) == PlaceFigure("pig", "inner")
+    france = raw_env(map="france", **IC_TB).layout
+    assert france.size == 16 * 15 * 4 + 44 + 28
 
 
 # ------------------------------------------------------------------------------ observations
@@ -234,6 +342,102 @@ def test_bets_in_the_observation_show_own_chips_and_only_counts_of_others() -> N
     assert vector_field(seat1["vector"], "to_move") == 1
 
 
+def test_inns_cathedrals_and_large_meeples_in_the_observation() -> None:
+    # ic/O (road W-E with an inn) east of the start tile, seat 0's large meeple on its road;
+    # ic/B (a city on all four sides with a cathedral) north of it, seat 1's large meeple in it.
+    e = raw_env(stack=("ic/O", "ic/B", "base/U"), seed=1, **IC_TB)
+    e.reset()
+    first = e.observe("player_0")["observation"]
+    assert first["board"].shape == (len(BOARD_CHANNELS) + 5, 31, 31)
+    assert first["tile"].tolist() == [i == tile_catalogue(True).index("ic/O") for i in range(95)]
+    assert tile_catalogue(True).index("ic/O") >= len(tile_catalogue()) == 54
+    e.step(e.action_to_index(PlaceTile(1, 0, 0)))
+    e.step(e.action_to_index(PlaceFigure("large-meeple", "E")))
+    e.step(e.action_to_index(PlaceTile(0, -1, 0)))
+    e.step(e.action_to_index(PlaceFigure("large-meeple", "N")))
+    seat0, seat1 = (e.observe(agent)["observation"] for agent in e.possible_agents)
+    inn, cathedral = (15, 16), (14, 15)  # (1, 0) and (0, -1) as (row, column)
+    for obs in (seat0, seat1):
+        board = obs["board"]
+        assert board[CHANNEL["inn"], inn[0], inn[1]] == 1
+        assert board[CHANNEL["cathedral"], inn[0], inn[1]] == 0
+        assert board[CHANNEL["cathedral"], cathedral[0], cathedral[1]] == 1
+        assert board[CHANNEL["inn"]].sum() == 1 and board[CHANNEL["cathedral"]].sum() == 1
+        for goods in ("goods_wine", "goods_grain", "goods_cloth"):
+            assert board[CHANNEL[goods]].sum() == 0
+        assert board[CHANNEL["figure_type"], inn[0], inn[1]] == 3  # large meeple
+        assert board[CHANNEL["figure_kind"], inn[0], inn[1]] == 2  # on a road
+        assert board[CHANNEL["figure_type"], cathedral[0], cathedral[1]] == 3
+        assert board[CHANNEL["figure_kind"], cathedral[0], cathedral[1]] == 1  # in a city
+    assert seat0["board"][CHANNEL["figure_seat"], inn[0], inn[1]] == 1
+    assert seat1["board"][CHANNEL["figure_seat"], inn[0], inn[1]] == 2
+    for obs in (seat0, seat1):
+        vector = obs["vector"]
+        assert vector.shape == (EXTENDED_START + SEATS * 6 + 1,)
+        assert [vector_field(vector, "large_meeples", slot) for slot in range(3)] == [0, 0, 0]
+        assert [vector_field(vector, "meeples", slot) for slot in range(2)] == [7, 7]
+        assert [vector_field(vector, "builders", slot) for slot in range(3)] == [1, 1, 0]
+        assert [vector_field(vector, "pigs", slot) for slot in range(3)] == [1, 1, 0]
+        assert vector_field(vector, "builder_second_tile") == 0
+    assert seat0["tile"][tile_catalogue(True).index("base/U")] == 1
+
+
+def test_goods_builder_and_second_tile_in_the_observation() -> None:
+    # docs/rules.md D40/D46: seat 0's knight in a wine city (0, -1), its builder on the wine
+    # city's extension (1, -1); base/E on (2, -1) completes the city: 2 wine for seat 0, then
+    # seat 0 plays the builder's second tile.
+    e = raw_env(
+        stack=(
+            "traders_builders/02",
+            "base/B",
+            "traders_builders/15",
+            "base/B",
+            "base/E",
+            "base/U",
+            "base/U",
+        ),
+        seed=1,
+        **IC_TB,
+    )
+    e.reset()
+    for action in (
+        PlaceTile(0, -1, 180),
+        PlaceFigure("meeple", "E"),
+        PlaceTile(0, 1, 0),
+        PASS,
+        PlaceTile(1, -1, 0),
+        PlaceFigure("builder", "E"),
+    ):
+        e.step(e.action_to_index(action))
+    seat0, seat1 = (e.observe(agent)["observation"] for agent in e.possible_agents)
+    builder = (14, 16)  # (1, -1)
+    for obs in (seat0, seat1):
+        assert obs["board"][CHANNEL["figure_type"], builder[0], builder[1]] == 4
+        assert obs["board"][CHANNEL["figure_kind"], builder[0], builder[1]] == 1  # a city
+        assert obs["board"][CHANNEL["goods_wine"], 14, 15] == 1  # (0, -1)
+        assert obs["board"][CHANNEL["goods_wine"], builder[0], builder[1]] == 1
+        assert obs["board"][CHANNEL["goods_wine"]].sum() == 2
+    assert vector_field(seat0["vector"], "builders", 0) == 0
+    assert vector_field(seat1["vector"], "builders", 1) == 0
+    assert vector_field(seat1["vector"], "builders", 0) == 1
+    for action in (PlaceTile(1, 1, 0), PASS, PlaceTile(2, -1, 270), PASS):
+        e.step(e.action_to_index(action))
+    assert e.agent_selection == "player_0" and e.game.phase == "tile"
+    seat0, seat1 = (e.observe(agent)["observation"] for agent in e.possible_agents)
+    assert vector_field(seat0["vector"], "builder_second_tile") == 1
+    assert vector_field(seat1["vector"], "builder_second_tile") == 1
+    assert [vector_field(seat0["vector"], f"goods_{kind}", 0) for kind in GOODS] == [2, 0, 0]
+    assert [vector_field(seat1["vector"], f"goods_{kind}", 1) for kind in GOODS] == [2, 0, 0]
+    assert [vector_field(seat1["vector"], f"goods_{kind}", 0) for kind in GOODS] == [0, 0, 0]
+    assert vector_field(seat0["vector"], "builders", 0) == 1  # home with the completed city
+    assert vector_field(seat0["vector"], "score", 0) == 8
+    assert seat0["board"][CHANNEL["figure_type"], builder[0], builder[1]] == 0
+    e.step(e.action_to_index(PlaceTile(1, 0, 0)))
+    e.step(e.action_to_index(PASS))
+    assert e.agent_selection == "player_1"
+    assert vector_field(e.observe("player_1")["observation"]["vector"], "builder_second_tile") == 0
+
+
 def test_map_planes_show_towns_grapes_and_face_down_chips_without_values() -> None:
     e = raw_env(map="france", map_chips=True, seed=3)
     e.reset()
@@ -261,7 +465,7 @@ def test_incremental_observations_equal_rebuilt_ones(options: dict[str, Any]) ->
     rng = random.Random(11)
     for _ in range(12):
         random_steps(e, rng, 15)
-        fresh = Observer(e.game, e.layout.window)
+        fresh = Observer(e.game, e.layout.window, e.extended_spaces)
         for seat, agent in enumerate(e.possible_agents):
             mask = e.observe(agent)["action_mask"]
             ours, rebuilt = e.observe(agent), fresh.observe(seat, mask)
@@ -273,7 +477,9 @@ def observation_from_view(view: dict[str, Any], e: raw_env) -> dict[str, np.ndar
     """A seat's observation made from ``game.view(seat)`` and public rules data only (tile
     types, the map named in the options), from scratch: what the environment must equal."""
     window, seat, players = e.layout.window, view["seat"], view["players"]
-    board = np.zeros((len(BOARD_CHANNELS), window.height, window.width), np.uint8)
+    extended = e.extended_spaces
+    channels = len(BOARD_CHANNELS) + (len(EXTENDED_CHANNELS) if extended else 0)
+    board = np.zeros((channels, window.height, window.width), np.uint8)
 
     def put(channel: str, x: int, y: int, value: int) -> None:
         cell = window.cell(x, y)
@@ -297,6 +503,12 @@ def observation_from_view(view: dict[str, Any], e: raw_env) -> dict[str, np.ndar
             put(centre, x, y, centre in o.tile.centre)
         put("office", x, y, "betting-office" in o.tile.centre)
         put("coats_of_arms", x, y, sum(s.coat_of_arms for s in o.segments))
+        if extended:
+            marks = [mark for segment in o.segments for mark in segment.marks]
+            for channel in ("inn", "cathedral"):
+                put(channel, x, y, marks.count(channel))
+            for kind in ("wine", "grain", "cloth"):
+                put(f"goods_{kind}", x, y, marks.count(kind))
 
     def playable(x: int, y: int) -> bool:
         if game_map is None:
@@ -327,21 +539,46 @@ def observation_from_view(view: dict[str, Any], e: raw_env) -> dict[str, np.ndar
         put("figure_seat", figure["x"], figure["y"], 1 + (figure["seat"] - seat) % players)
         kind = o.segments[o.locations[figure["location"]]].kind
         put("figure_kind", figure["x"], figure["y"], 1 + kind)
-        put("figure_type", figure["x"], figure["y"], 1 if figure["figure"] == "meeple" else 2)
-    vector = np.zeros(6 * len(SEAT_FIELDS) + len(GAME_FIELDS), np.float32)
+        types = ("meeple", "abbot", "large-meeple", "builder", "pig")
+        put("figure_type", figure["x"], figure["y"], 1 + types.index(figure["figure"]))
+    size = EXTENDED_START
+    if extended:
+        size += SEATS * len(EXTENDED_SEAT_FIELDS) + len(EXTENDED_GAME_FIELDS)
+    vector = np.zeros(size, np.float32)
 
     def set_seat(slot: int, name: str, value: float) -> None:
-        vector[slot * len(SEAT_FIELDS) + SEAT_FIELDS.index(name)] += value
+        if name in EXTENDED_SEAT_FIELDS:
+            index = EXTENDED_START + slot * len(EXTENDED_SEAT_FIELDS)
+            vector[index + EXTENDED_SEAT_FIELDS.index(name)] += value
+        else:
+            vector[slot * len(SEAT_FIELDS) + SEAT_FIELDS.index(name)] += value
 
     def set_game(name: str, value: float) -> None:
-        vector[6 * len(SEAT_FIELDS) + GAME_FIELDS.index(name)] = value
+        if name in EXTENDED_GAME_FIELDS:
+            index = EXTENDED_START + SEATS * len(EXTENDED_SEAT_FIELDS)
+            vector[index + EXTENDED_GAME_FIELDS.index(name)] = value
+        else:
+            vector[SEATS * len(SEAT_FIELDS) + GAME_FIELDS.index(name)] = value
 
     for k in range(players):
         owner = (seat + k) % players
         set_seat(k, "score", view["scores"][owner])
         set_seat(k, "meeples", view["supply"][owner].get("meeple", 0))
         set_seat(k, "abbots", view["supply"][owner].get("abbot", 0))
+        if extended:
+            for figure, name in (
+                ("large-meeple", "large_meeples"),
+                ("builder", "builders"),
+                ("pig", "pigs"),
+            ):
+                set_seat(k, name, view["supply"][owner].get(figure, 0))
     expansions = view["expansions"]
+    if "traders_builders" in expansions:
+        traders = expansions["traders_builders"]
+        for k in range(players):
+            for kind, tokens in traders["goods"][(seat + k) % players].items():
+                set_seat(k, f"goods_{kind}", tokens)
+        set_game("builder_second_tile", traders["second_tile"])
     if "map-chips" in expansions:
         chips = expansions["map-chips"]
         for spot in chips["face_down"]:
@@ -370,14 +607,20 @@ def observation_from_view(view: dict[str, Any], e: raw_env) -> dict[str, np.ndar
     set_game(f"phase_{view['phase']}", 1)
     set_game("players", players)
     set_game("to_move", view["to_move"] == seat and view["phase"] != "over")
-    tile = np.zeros(len(tile_catalogue()), np.uint8)
+    tile = np.zeros(len(tile_catalogue(extended)), np.uint8)
     if view["current_tile"] is not None:
-        tile[tile_catalogue().index(view["current_tile"])] = 1
+        tile[tile_catalogue(extended).index(view["current_tile"])] = 1
     return {"board": board, "tile": tile, "vector": vector}
 
 
 @pytest.mark.parametrize(
-    "options", [pytest.param({"abbot": True, **FULL}, id="all"), pytest.param(BASE, id="base")]
+    "options",
+    [
+        pytest.param(EVERYTHING, id="everything"),
+        pytest.param({"players": 3, **IC_TB}, id="inns-traders-3p"),
+        pytest.param(BASE, id="base"),
+        pytest.param({"extended_spaces": True}, id="base-extended"),
+    ],
 )
 def test_observations_equal_ones_made_from_the_view_alone(options: dict[str, Any]) -> None:
     e = raw_env(**options)
@@ -395,11 +638,16 @@ def test_observations_equal_ones_made_from_the_view_alone(options: dict[str, Any
     assert compared > 20
 
 
-def test_observation_is_the_same_when_only_hidden_state_differs() -> None:
+@pytest.mark.parametrize(
+    "options",
+    [pytest.param(FULL, id="bets-france-chips"), pytest.param(EVERYTHING, id="everything")],
+)
+def test_observation_is_the_same_when_only_hidden_state_differs(options: dict[str, Any]) -> None:
     # determinized(seat) deals again what the seat cannot know: the stack order, the other
     # seats' betting chips, the face-down map chips.  The seat's observation must not change,
     # while the other seat's own chips do (so the comparison can see a difference).
-    e = raw_env(players=3, **FULL)
+    e = raw_env(players=3, **options)
+    extended = e.extended_spaces
     e.reset(seed=2)
     rng = random.Random(2)
     compared = other_differs = 0
@@ -413,16 +661,16 @@ def test_observation_is_the_same_when_only_hidden_state_differs() -> None:
             continue
         for seat in range(game.players):
             mask = np.zeros(e.layout.size, np.int8)
-            ours = Observer(game, e.layout.window).observe(seat, mask)
+            ours = Observer(game, e.layout.window, extended).observe(seat, mask)
             for k in range(3):
                 world = game.determinized(seat, random.Random(k))
-                theirs = Observer(world, e.layout.window).observe(seat, mask)
+                theirs = Observer(world, e.layout.window, extended).observe(seat, mask)
                 for key in ("board", "tile", "vector"):
                     assert np.array_equal(ours["observation"][key], theirs["observation"][key])
                 compared += 1
                 other = (seat + 1) % game.players
-                before = Observer(game, e.layout.window).observe(other, mask)
-                after = Observer(world, e.layout.window).observe(other, mask)
+                before = Observer(game, e.layout.window, extended).observe(other, mask)
+                after = Observer(world, e.layout.window, extended).observe(other, mask)
                 other_differs += any(
                     not np.array_equal(before["observation"][key], after["observation"][key])
                     for key in ("board", "vector")
@@ -518,12 +766,12 @@ def test_cycle_order_makes_the_waiting_agent_wait() -> None:
         ({"reward": "points"}, ValueError, "reward must be one of score, win"),
         ({"window": 30}, ValueError, "window must be an odd number"),
         ({"max_cycles": 0}, ValueError, "max_cycles must be at least 1"),
-        ({"inns_cathedrals": True}, ValueError, "does not cover inns_cathedrals yet"),
         (
-            {"traders_builders": True},
+            {"traders_builders": True, "extended_spaces": False},
             ValueError,
-            "does not cover traders_builders yet: its builder",
+            "extended_spaces=False cannot cover Inns & Cathedrals or Traders & Builders",
         ),
+        ({"extended_spaces": 1}, ValueError, "extended_spaces must be None, True or False"),
     ],
 )
 def test_bad_options_are_named(kwargs: dict[str, Any], error: type, message: str) -> None:
