@@ -3,12 +3,15 @@
 Each step is what a learner pays for: ``env.last()`` (the observation with its action mask), a
 uniformly random choice among the legal indices, ``env.step``.  The same games are also played on
 the bare engine in the same run, so the price of the environment shows as a ratio on this
-machine's load of the moment.  Memory is the Python heap growth for 40 environments
-(tracemalloc), divided by 40: right after reset, 60 steps into a game, and at its end.  Not a
-test: run it by hand and compare with ``benchmarks/README.md``.
+machine's load of the moment.  ``--against-base`` also plays base games through the environment,
+batch by batch in turn with the chosen options, so that the two rates are measured side by side.
+Memory is the Python heap growth for 40 environments (tracemalloc), divided by 40: right after
+reset, 60 steps into a game, and at its end.  Not a test: run it by hand and compare with
+``benchmarks/README.md``.
 
     python benchmarks/bench_env.py                               # base game
     python benchmarks/bench_env.py --bets --map france --map-chips
+    python benchmarks/bench_env.py --inns-cathedrals --traders-builders --against-base
 """
 
 from __future__ import annotations
@@ -89,6 +92,13 @@ def main() -> None:
     parser.add_argument("--bets", action="store_true")
     parser.add_argument("--map", default=None)
     parser.add_argument("--map-chips", action="store_true")
+    parser.add_argument("--inns-cathedrals", action="store_true")
+    parser.add_argument("--traders-builders", action="store_true")
+    parser.add_argument(
+        "--against-base",
+        action="store_true",
+        help="also time base games through the environment, batch by batch in turn",
+    )
     parser.add_argument("--batches", type=int, default=5)
     parser.add_argument("--games", type=int, default=20, help="games per batch")
     args = parser.parse_args()
@@ -98,21 +108,34 @@ def main() -> None:
         "bets": args.bets,
         "map": args.map,
         "map_chips": args.map_chips,
+        "inns_cathedrals": args.inns_cathedrals,
+        "traders_builders": args.traders_builders,
     }
+    base = {"players": args.players}
     env_batch(kwargs, 1, 0)  # warm-up: per-tile tables, tile vectors
-    env_rates, engine_rates = [], []
+    if args.against_base:
+        env_batch(base, 1, 0)
+    env_rates, engine_rates, base_rates = [], [], []
     for b in range(args.batches):
         seed = 1000 + b * args.games
         seconds, steps, seeds = env_batch(kwargs, args.games, seed)
         env_rates.append(steps / seconds)
         seconds, decisions = engine_batch(kwargs, seeds)
         engine_rates.append(decisions / seconds)
+        if args.against_base:
+            seconds, steps, _ = env_batch(base, args.games, seed)
+            base_rates.append(steps / seconds)
     env_rate = statistics.median(env_rates)
     engine_rate = statistics.median(engine_rates)
     print(f"options: {kwargs}")
     print(f"env steps/s (random masked agent, observations): {env_rate:,.0f}")
     print(f"engine decisions/s (same games, no env):        {engine_rate:,.0f}")
     print(f"env / engine: {env_rate / engine_rate:.3f}")
+    if base_rates:
+        base_rate = statistics.median(base_rates)
+        print(f"base game env steps/s (same run, in turn):      {base_rate:,.0f}")
+        ratio = statistics.median(e / b for e, b in zip(env_rates, base_rates, strict=True))
+        print(f"env with these options / env in the base game: {ratio:.3f} (median of batches)")
     memory = ", ".join(
         f"{label} {memory_per_env(kwargs, steps) / 1024:,.0f} KiB"
         for label, steps in (("after reset", 0), ("after 60 steps", 60), ("at the end", 10_000))
