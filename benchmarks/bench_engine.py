@@ -9,10 +9,11 @@ and compare with ``benchmarks/README.md``.
     python benchmarks/bench_engine.py --abbot --river   # with expansions
     python benchmarks/bench_engine.py --profile         # top cProfile entries of one batch
 
-games/s is the median over batches, so one slow batch (another process waking up) does not move
-it.  The legal-action figures come from a separate pass, so their timers do not slow the games
-down: at every decision the game's cached list is dropped and the first ``legal_actions()`` call
-is timed; for tile decisions the placement search the engine does when it draws a tile
+games/s (per CPU second of this process) is the median over batches, so one slow batch (another
+process waking up) does not move it.  The legal-action figures come from a separate pass, so
+their timers do not slow the games down: at every decision the game's cached list is dropped and
+the first ``legal_actions()`` call is timed; for tile decisions the placement search the engine
+does when it draws a tile
 (``Game._legal_placements``) is timed as well.  Both reach into engine internals on purpose, as
 they measure exactly those internals.
 
@@ -70,13 +71,17 @@ def play_random(options: GameOptions, rng: random.Random) -> int:
 
 
 def run_batch(options: GameOptions, games: int, first_seed: int) -> tuple[float, int]:
-    """(seconds, decisions) for ``games`` random games with consecutive seeds."""
+    """(CPU seconds, decisions) for ``games`` random games with consecutive seeds.
+
+    CPU time of this process, not wall time: on a shared machine the time spent waiting for a
+    core is not the engine's.
+    """
     rng = random.Random(first_seed)
     decisions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         decisions += play_random(options.with_(seed=first_seed + i), rng)
-    return time.perf_counter() - start, decisions
+    return time.process_time() - start, decisions
 
 
 def _timer_overhead_ns() -> float:
@@ -142,16 +147,16 @@ def tile_turn_costs(games: int, first_seed: int) -> dict[int, float]:
 
 
 def greedy_decisions_per_second(games: int, first_seed: int) -> float:
-    """Decisions/s of the greedy bot playing itself, 2-player base games."""
+    """Decisions per CPU second of the greedy bot playing itself, 2-player base games."""
     decisions = 0
     seconds = 0.0
     for i in range(games):
         game = Game(GameOptions(seed=first_seed + i))
         bots = [GreedyBot(2 * i), GreedyBot(2 * i + 1)]
         while not game.is_over:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             action = bots[game.to_move].choose(game)
-            seconds += time.perf_counter() - t0
+            seconds += time.process_time() - t0
             decisions += 1
             game.apply(action)
     return decisions / seconds
