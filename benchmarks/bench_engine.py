@@ -13,9 +13,8 @@ games/s (per CPU second of this process) is the median over batches, so one slow
 process waking up) does not move it.  The legal-action figures come from a separate pass, so
 their timers do not slow the games down: at every decision the game's cached list is dropped and
 the first ``legal_actions()`` call is timed; for tile decisions the placement search the engine
-does when it draws a tile
-(``Game._legal_placements``) is timed as well.  Both reach into engine internals on purpose, as
-they measure exactly those internals.
+does when it draws a tile (``Game._legal_placements``) is timed as well.  Both reach into engine
+internals on purpose, as they measure exactly those internals.
 
 **Builds side by side** (pure Python against the compiled engine, or any two installs)::
 
