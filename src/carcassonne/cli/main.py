@@ -31,7 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="carcassonne",
         description="Carcassonne: base game (C3), River, Abbot, The Bets, France map with "
-        "Map-Chips. Play in the terminal or the browser, simulate bot games, replay records.",
+        "Map-Chips, Inns & Cathedrals, Traders & Builders. Play in the terminal or the browser, "
+        "simulate bot games, run tournaments, replay records.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({BUILD})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

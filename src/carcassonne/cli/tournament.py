@@ -54,7 +54,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "tournament",
         help="rate bots against each other in every seating; a report with plots in a folder",
         description="Play every bot against every other in every seating, rate them "
-        "(Plackett-Luce, with 95%% intervals) and write a Markdown + JSON report with plots "
+        "(Plackett-Luce, with 95% intervals) and write a Markdown + JSON report with plots "
         "into --out. Finished games are kept there: run the same command again to resume an "
         "interrupted tournament, or with a larger --games to extend it.",
     )
