@@ -198,10 +198,14 @@ HINT_BOT = "expert:seconds=1"
 #: how many moves a hint suggests
 HINT_COUNT = 3
 #: seconds a process's lease on a game's bots lasts unless renewed: after it died, another
-#: takes the bots over this long after its last renewal at most
-BOT_LEASE_SECONDS = 5.0
-#: seconds between two renewals of a process's bot leases (and searches for orphaned bots)
-LEASE_RENEW_EVERY = 1.0
+#: takes the bots over this long after its last renewal (and up to a search later).  Most of
+#: the wait after a process died is this; a live process stalled for longer than it, less a
+#: renewal, is thought dead and its bots go to another process: work done twice at worst,
+#: never a ply stored twice (the primary key), so it is no longer than needs be
+BOT_LEASE_SECONDS = 3.0
+#: seconds between two renewals of a process's bot leases (and searches for orphaned bots):
+#: a live process may stall 2.5 s before its bots are taken over (two queries each time)
+LEASE_RENEW_EVERY = 0.5
 
 
 def _new_token() -> str:
