@@ -183,9 +183,11 @@ def test_kill_9_loses_no_acknowledged_move_and_the_bot_is_taken_over(pg_url: str
         game_id, token = created["id"], created["seats"][0]["token"]
         with one.socket(game_id, token) as player:
             acknowledged = play_turn(player, state_at(player, 0))
+            # kill -9 at once, while its bot waits (closing the websocket first took long
+            # enough on a loaded machine for the bot to have moved)
+            one.process.kill()
+            killed_at = time.monotonic()
         assert acknowledged["view"]["to_move"] == 1
-        one.process.kill()  # kill -9, while its bot waits
-        killed_at = time.monotonic()
         with two.socket(game_id, token) as watcher:
             last = go_on(watcher, acknowledged, killed_at, bot_delay)
         assert stored_plies(pg_url, game_id) == list(range(last["ply"]))
