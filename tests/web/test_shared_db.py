@@ -9,8 +9,10 @@ what only PostgreSQL does (news between processes) runs on it alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -98,8 +100,10 @@ def test_bot_leases(games_db: str) -> None:
     assert storage.orphaned_bot_games() == []  # a human's turn: nothing to take over
 
 
-def test_news_of_a_move_reaches_the_other_servers_sockets(pg_url: str) -> None:
-    """PostgreSQL only: LISTEN/NOTIFY between the servers; each seat sees its own view."""
+@contextlib.contextmanager
+def two_apps_and_a_game(pg_url: str) -> Iterator[tuple[Any, Any, str, str, str]]:
+    """Two apps on one PostgreSQL database, as two server processes, and a game of two humans
+    created through the first: both apps' clients, the game's id and its seats' tokens."""
     with (
         TestClient(create_app(pg_url, bot_delay=0)) as one,
         TestClient(create_app(pg_url, bot_delay=0)) as two,
@@ -107,8 +111,13 @@ def test_news_of_a_move_reaches_the_other_servers_sockets(pg_url: str) -> None:
         created = one.post(
             "/api/games", json={"seats": HUMANS, "options": {"stack": CITY_STACK}}
         ).json()
-        game_id = created["id"]
         token0, token1 = (s["token"] for s in created["seats"])
+        yield one, two, created["id"], token0, token1
+
+
+def test_news_of_a_move_reaches_the_other_servers_sockets(pg_url: str) -> None:
+    """PostgreSQL only: LISTEN/NOTIFY between the servers; each seat sees its own view."""
+    with two_apps_and_a_game(pg_url) as (one, two, game_id, token0, token1):
         with two.websocket_connect(f"/ws/{game_id}") as ws:
             assert hello(ws, token1)["ply"] == 0
             moved = one.post(
@@ -140,24 +149,16 @@ def test_a_hint_used_through_one_server_is_shown_by_the_other(
     """PostgreSQL only: the hint is stored with a notification, as a move is."""
     monkeypatch.setattr(rooms, "HINT_BOT", "expert:iterations=12,seconds=600")
     with (
-        TestClient(create_app(pg_url, bot_delay=0)) as one,
-        TestClient(create_app(pg_url, bot_delay=0)) as two,
+        two_apps_and_a_game(pg_url) as (one, two, game_id, token0, token1),
+        two.websocket_connect(f"/ws/{game_id}") as watcher,
+        one.websocket_connect(f"/ws/{game_id}") as asker,
     ):
-        created = one.post(
-            "/api/games", json={"seats": HUMANS, "options": {"stack": CITY_STACK}}
-        ).json()
-        game_id = created["id"]
-        token0, token1 = (s["token"] for s in created["seats"])
-        with (
-            two.websocket_connect(f"/ws/{game_id}") as watcher,
-            one.websocket_connect(f"/ws/{game_id}") as asker,
-        ):
-            assert hello(watcher, token1)["hints_used"] == []
-            hello(asker, token0)
-            asker.send_json({"type": "hint", "ply": 0})
-            while (state := watcher.receive_json())["type"] != "state":
-                pass
-            assert state["hints_used"] == [{"seat": 0, "ply": 0}]
+        assert hello(watcher, token1)["hints_used"] == []
+        hello(asker, token0)
+        asker.send_json({"type": "hint", "ply": 0})
+        while (state := watcher.receive_json())["type"] != "state":
+            pass
+        assert state["hints_used"] == [{"seat": 0, "ply": 0}]
 
 
 # ------------------------------------------------------------------------------ schema
