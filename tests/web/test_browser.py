@@ -286,6 +286,48 @@ def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page:
     shot(page, "26-inns-cathedrals-tiles")
 
 
+def test_every_tile_is_drawn_with_the_fields_its_data_has(server: Server, page: Page) -> None:
+    # Flooding each drawing outside its cities, roads, rivers, hedges and buildings must give one
+    # stretch of field per field of the data, in every rotation: two fields drawn as one (ic/G
+    # before its hedge) would have a player put a farmer where the drawing lies.
+    page.goto(server.url + "/#/rules")
+    expect(page.locator(".gallery figure").first).to_be_visible()
+    problems = page.evaluate(
+        """async () => {
+            const tiles = await import("/static/js/tiles.js");
+            const problems = [];
+            for (const id of tiles.tileIds()) {
+                for (const rotation of [0, 90, 180, 270]) {
+                    const model = tiles.tileModel(id, rotation);
+                    const tag = `${id}@${rotation}`;
+                    const owner = new Map();
+                    for (const [field, found] of tiles.fieldRegions(model)) {
+                        const name = model.orientation.segments[field].location;
+                        if (found.size !== 1) problems.push(`${tag} ${name}: ${found.size} parts`);
+                        for (const r of found) {
+                            const other = owner.get(r);
+                            if (other) problems.push(`${tag}: ${other} and ${name} joined`);
+                            owner.set(r, name);
+                        }
+                    }
+                }
+            }
+            return problems;
+        }"""
+    )
+    assert problems == [], "\n".join(problems)
+    # Large pictures of the expansion tiles, to look at (artifacts/screenshots/28-tiles-*.png).
+    page.set_viewport_size({"width": 1000, "height": 1800})
+    page.add_style_tag(content=".gallery { grid-template-columns: repeat(4, 12rem); }")
+    for tile_set in ("ic", "traders_builders"):
+        page.evaluate(
+            "set => document.querySelectorAll('.gallery figure').forEach(f => {"
+            " f.hidden = !f.dataset.tile.startsWith(set + '/'); })",
+            tile_set,
+        )
+        page.locator(".gallery").screenshot(path=str(SHOTS / f"28-tiles-{tile_set}.png"))
+
+
 RULES_SECTIONS = {  # heading -> how many points the summary makes
     "Goal": 2,
     "A turn": 3,

@@ -87,6 +87,16 @@ const CITY_SHAPES = {
     spot: [50, 13],
     arms: [78, 9],
   },
+  // one edge (N) of a tile whose band city runs past it: a shallow cap, leaving a strip of field
+  // between the two (the enclosed fields of traders_builders/03 and /04)
+  shallowCap: {
+    canon: [0],
+    outline: "M0,0 L100,0 Q50,30 0,0 Z",
+    walls: [[[100, 0], [50, 30], [0, 0]]],
+    inside: ([x, y]) => y < 0.6 * x * (100 - x) / 100,
+    spot: [50, 8],
+    arms: [80, 6],
+  },
   // two adjacent edges (W and N): a corner
   corner: {
     canon: [0, 3],
@@ -130,11 +140,14 @@ const CITY_SHAPES = {
   },
 };
 
-/** The shape and rotation (quarter turns) that draw a city touching `edges` (indices). */
-function cityShape(edges) {
+/**
+ * The shape and rotation (quarter turns) that draw a city touching `edges` (indices); `shallow`
+ * picks the shallow cap for a one-edge city.
+ */
+function cityShape(edges, shallow) {
   const want = [...edges].sort().join();
-  for (const shape of Object.values(CITY_SHAPES)) {
-    if (shape.canon.length !== edges.length) continue;
+  for (const [name, shape] of Object.entries(CITY_SHAPES)) {
+    if (shape.canon.length !== edges.length || (name === "shallowCap") !== (shallow && edges.length === 1)) continue;
     for (let k = 0; k < 4; k++) {
       const turned = shape.canon.map((e) => (e + k) % 4).sort().join();
       if (turned === want) return { shape, k };
@@ -143,9 +156,9 @@ function cityShape(edges) {
   throw new Error(`no city shape for edges ${edges}`);
 }
 
-function cityModel(segment, index) {
+function cityModel(segment, index, shallow) {
   const edges = segment.edges.map((e) => EDGES.indexOf(e));
-  const { shape, k } = cityShape(edges);
+  const { shape, k } = cityShape(edges, shallow);
   return {
     index,
     k,
@@ -173,12 +186,13 @@ function track(edges, end) {
  * `anchors` (an office towards the roads ending at it), < 0 pushes it away (a monastery whose
  * road crosses a river on a bridge).
  */
-function freePoint(model, radius, anchors = [], pull = 0, cap = 10) {
+function freePoint(model, radius, anchors = [], pull = 0, cap = 10, allowed = () => true) {
   let best = null;
   let bestScore = -Infinity;
   for (let x = 15; x <= 85; x += 2.5) {
     for (let y = 15; y <= 85; y += 2.5) {
       const p = [x, y];
+      if (!allowed(p)) continue;
       let clear = Math.min(x, y, 100 - x, 100 - y) - radius;
       for (const city of model.cities) {
         if (city.inside(p)) clear = -100;
@@ -243,6 +257,143 @@ function fieldSpot(model, halves) {
   return best;
 }
 
+/** The figure spot of an enclosed field: the roomiest point of field no half-edge reaches. */
+function enclosedSpot(model) {
+  const reached = new Set([...fieldRegions(model).values()].flatMap((found) => [...found]));
+  const { label, cellOf } = regionGrid(model);
+  const unreached = (p) => label[cellOf(p)] >= 0 && !reached.has(label[cellOf(p)]);
+  return freePoint(model, 8, [], 0, 10, unreached) || freePoint(model, 8);
+}
+
+/** Where a road that ends with no hub on its tile stops: under a city across the tile, else the middle. */
+function unhubbedEnd(o, e) {
+  if (o.edges[(e + 2) % 4] !== "C") return [50, 50];
+  const far = MID[(e + 2) % 4];
+  return [50 + (far[0] - 50) * 0.6, 50 + (far[1] - 50) * 0.6];
+}
+
+/** Where the segments [a0, a1] and [b0, b1] meet (ends included), or null. */
+function crossing([a0, a1], [b0, b1]) {
+  const [rx, ry] = [a1[0] - a0[0], a1[1] - a0[1]];
+  const [sx, sy] = [b1[0] - b0[0], b1[1] - b0[1]];
+  const denom = rx * sy - ry * sx;
+  if (Math.abs(denom) < 1e-9) {
+    // Parallel: they meet only where one ends on the other's end (two roads to the middle).
+    for (const p of [a0, a1]) for (const q of [b0, b1]) if (dist(p, q) < 1e-6) return p;
+    return null;
+  }
+  const t = ((b0[0] - a0[0]) * sy - (b0[1] - a0[1]) * sx) / denom;
+  const u = ((b0[0] - a0[0]) * ry - (b0[1] - a0[1]) * rx) / denom;
+  if (t < -1e-9 || t > 1 + 1e-9 || u < -1e-9 || u > 1 + 1e-9) return null;
+  return [a0[0] + t * rx, a0[1] + t * ry];
+}
+
+/**
+ * The places on the border where one field gives way to another with no road or river between:
+ * {target, fields: [a, b]} with the point a divider must reach (a corner, an edge's middle, or
+ * the middle of the wall of the city lying between the two fields).
+ */
+function fieldBreaks(model, o, segs) {
+  const fieldOf = new Array(8).fill(-1);
+  segs.forEach((s, i) => {
+    if (s.kind === "field") for (const h of s.halves) fieldOf[HALVES.indexOf(h)] = i;
+  });
+  const ring = [];
+  for (let h = 0; h < 8; h++) if (fieldOf[h] >= 0) ring.push(h);
+  const breaks = [];
+  for (let j = 0; j < ring.length; j++) {
+    const h = ring[j];
+    const next = ring[(j + 1) % ring.length];
+    if (fieldOf[h] === fieldOf[next]) continue;
+    let target;
+    if (next === (h + 1) % 8) {
+      const edge = h >> 1;
+      const split = h % 2 === 0; // NL -> NR: the middle of one edge
+      if (split && o.edges[edge] !== "F") continue; // a road or river already separates
+      target = BETWEEN[h];
+    } else {
+      // A city lies between the two fields: the middle of its wall.
+      const edge = ((h >> 1) + 1) % 4;
+      const city = model.cities.find((c) => segs[c.index].edges.includes(EDGES[edge]));
+      if (!city || !city.walls.length) continue;
+      const wall = city.walls[0];
+      target = wall[Math.floor(wall.length / 2)];
+    }
+    breaks.push({ target, fields: [fieldOf[h], fieldOf[next]] });
+  }
+  return breaks;
+}
+
+const REGION_CELL = 2; // tile units per cell of the grid fieldRegions floods
+
+/**
+ * Which stretches of open field the drawing shows: flood the tile outside cities, roads, rivers,
+ * dividers and centre features, and give each field segment the set of stretches its half-edges
+ * (an enclosed field: its figure spot, once placed) lie in. The drawing matches the data when
+ * every field has exactly one stretch and no two fields share one; the model uses it to add only
+ * the dividers a tile needs, the browser tests to check every tile.
+ */
+export function fieldRegions(model) {
+  const { label, cellOf } = regionGrid(model);
+  const result = new Map();
+  model.orientation.segments.forEach((s, i) => {
+    if (s.kind !== "field") return;
+    const found = new Set();
+    for (const h of s.halves) {
+      const [x, y] = HALF_POINT[HALVES.indexOf(h)];
+      // Just inside the border, stepping further in past a wall's end or a road's edge.
+      for (const inset of [3, 7, 11]) {
+        const r = label[cellOf([x + (x === 0 ? inset : x === 100 ? -inset : 0), y + (y === 0 ? inset : y === 100 ? -inset : 0)])];
+        if (r >= 0) {
+          found.add(r);
+          break;
+        }
+      }
+    }
+    if (!s.halves.length && model.spots.has(i)) {
+      const r = label[cellOf(model.spots.get(i))];
+      if (r >= 0) found.add(r);
+    }
+    result.set(i, found);
+  });
+  return result;
+}
+
+/** The flooded grid: each cell's stretch of field (-2: covered), and the cell of a point. */
+function regionGrid(model) {
+  const n = 100 / REGION_CELL;
+  const lines = [
+    ...model.roads.map((r) => ({ pts: r.pts, width: ROAD_HALF_WIDTH })),
+    ...model.rivers.map((r) => ({ pts: r.pts, width: RIVER_HALF_WIDTH })),
+    ...model.dividers,
+  ];
+  const cellOf = ([x, y]) => Math.min(n - 1, Math.floor(y / REGION_CELL)) * n + Math.min(n - 1, Math.floor(x / REGION_CELL));
+  const label = new Int32Array(n * n).fill(-1); // -2: blocked
+  for (let c = 0; c < n * n; c++) {
+    const p = [((c % n) + 0.5) * REGION_CELL, (Math.floor(c / n) + 0.5) * REGION_CELL];
+    if (model.cities.some((city) => city.inside(p))
+      || lines.some((l) => distToPolyline(p, l.pts) < l.width + 0.5)
+      || model.centres.some((k) => dist(p, k.at) < k.radius)) label[c] = -2;
+  }
+  let regions = 0;
+  for (let c = 0; c < n * n; c++) {
+    if (label[c] !== -1) continue;
+    const stack = [c];
+    label[c] = regions;
+    while (stack.length) {
+      const d = stack.pop();
+      const [x, y] = [d % n, Math.floor(d / n)];
+      for (const [nx, ny] of [[x + 1, y], [x - 1, y], [x, y + 1], [x, y - 1]]) {
+        if (nx < 0 || ny < 0 || nx >= n || ny >= n || label[ny * n + nx] !== -1) continue;
+        label[ny * n + nx] = regions;
+        stack.push(ny * n + nx);
+      }
+    }
+    regions++;
+  }
+  return { label, cellOf };
+}
+
 const MODELS = new Map();
 
 /** The drawing model of a tile type at a rotation (memoised). */
@@ -271,17 +422,22 @@ function buildModel(tile, o) {
     dividers: [],
     centres: [],
     lake: null,
+    overpass: false, // two through roads cross: one is drawn on a bridge
     spots: new Map(), // segment index -> [x, y]
     taken: [],
     locations: {}, // location name -> segment index
     arms: [],
     goods: [], // Traders & Builders goods symbols: {kind, at}
   };
+  // A band city (two opposite edges) reaches 25 into the tile from each side: a one-edge city
+  // beside it is drawn shallow so that the field the data puts between them shows.
+  const isBand = (s) => s.edges.length === 2 && (EDGES.indexOf(s.edges[0]) + 2) % 4 === EDGES.indexOf(s.edges[1]);
+  const banded = segs.some((s) => s.kind === "city" && isBand(s));
   segs.forEach((s, i) => {
     model.locations[s.location] = i;
     for (const e of s.edges) model.locations[e] = i;
     for (const h of s.halves) model.locations[h] = i;
-    if (s.kind === "city") model.cities.push(cityModel(s, i));
+    if (s.kind === "city") model.cities.push(cityModel(s, i, banded));
   });
   const decor = new Set(tile.decor);
 
@@ -291,7 +447,10 @@ function buildModel(tile, o) {
     if (edges.length === 1) {
       const lake = decor.has("lake");
       const mid = MID[edges[0]];
-      const at = lake ? [50 + (mid[0] - 50) * 0.3, 50 + (mid[1] - 50) * 0.3] : [50, 50];
+      // The spring sits a little towards its river, clear of a road curving round the middle
+      // (river/A), so that the field goes round it.
+      const pull = lake ? 0.3 : 0.2;
+      const at = [50 + (mid[0] - 50) * pull, 50 + (mid[1] - 50) * pull];
       model.lake = { at, radius: lake ? 21 : 9, lake };
       model.rivers.push({ pts: [mid, at] });
       model.centres.push({ kind: "water", at, radius: model.lake.radius });
@@ -309,8 +468,25 @@ function buildModel(tile, o) {
       model.obstacles.push({ pts, width: ROAD_HALF_WIDTH });
     }
   }
+  // Two through roads that cross are two roads (traders_builders/24): one runs over the other on
+  // a bridge.
+  const through = model.roads.filter((r) => r.pts.length === 2);
+  model.overpass = through.some((a, i) => through.slice(i + 1).some((b) => crossing(a.pts, b.pts)));
   const endEdges = roadSegs.filter(([s]) => s.edges.length === 1).map(([s]) => EDGES.indexOf(s.edges[0]));
   const endMids = endEdges.map((e) => MID[e]);
+  const decorHub = decor.has("village") || decor.has("crossroads");
+  const centreHub = tile.centre.includes("monastery") || tile.centre.includes("betting-office");
+  // Roads that end with nothing to end at run to the middle, or under a city across the tile.
+  // Where two of them would meet or cross outside a city they would read as one road: they end
+  // at a small crossroads instead, as roads do on the base tiles (ic/E, traders_builders/07).
+  if (!decorHub && !centreHub) {
+    const runs = endEdges.map((e) => [MID[e], unhubbedEnd(o, e)]);
+    const meet = runs.some((a, i) => runs.slice(i + 1).some((b) => {
+      const p = crossing(a, b);
+      return p && !model.cities.some((c) => c.inside(p));
+    }));
+    if (meet) model.centres.push({ kind: "crossroads", at: [50, 50], radius: 9 });
+  }
 
   // Centre features: the office draws the roads ending on the tile towards it.
   // With a monastery too, the office sits by its road (bets/09: "the office on the west side").
@@ -336,46 +512,30 @@ function buildModel(tile, o) {
   for (const [s, i] of roadSegs) {
     if (s.edges.length !== 1) continue;
     const e = EDGES.indexOf(s.edges[0]);
-    let end = hub ? hub.at : [50, 50];
-    if (!hub && o.edges[(e + 2) % 4] === "C") {
-      const far = MID[(e + 2) % 4];
-      end = [50 + (far[0] - 50) * 0.6, 50 + (far[1] - 50) * 0.6];
-    }
-    const pts = [MID[e], end];
+    const pts = [MID[e], hub ? hub.at : unhubbedEnd(o, e)];
     model.roads.push({ index: i, pts, end: true });
     model.spurs.push({ pts, width: ROAD_HALF_WIDTH });
   }
 
   // An office separates the fields around it (docs/rules.md §3): draw a divider from the office to
   // every place on the border where one field gives way to another without a road between.
+  // Without an office, a divider (a hedge) goes only where the drawing would otherwise join two
+  // fields the data keeps apart (ic/G): from the crossroads or monastery the roads end at, else
+  // from the nearest road end, else from the other place where those fields meet.
+  const breaks = fieldBreaks(model, o, segs);
   const office = model.centres.find((c) => c.kind === "betting-office");
   if (office) {
-    const fieldOf = new Array(8).fill(-1);
-    segs.forEach((s, i) => {
-      if (s.kind === "field") for (const h of s.halves) fieldOf[HALVES.indexOf(h)] = i;
-    });
-    const ring = [];
-    for (let h = 0; h < 8; h++) if (fieldOf[h] >= 0) ring.push(h);
-    for (let j = 0; j < ring.length; j++) {
-      const h = ring[j];
-      const next = ring[(j + 1) % ring.length];
-      if (fieldOf[h] === fieldOf[next]) continue;
-      let target;
-      if (next === (h + 1) % 8) {
-        const edge = h >> 1;
-        const split = h % 2 === 0; // NL -> NR: the middle of one edge
-        if (split && o.edges[edge] !== "F") continue; // a road or river already separates
-        target = BETWEEN[h];
-      } else {
-        // A city lies between the two fields: run the divider to the middle of its wall.
-        const edge = ((h >> 1) + 1) % 4;
-        const city = model.cities.find((c) => segs[c.index].edges.includes(EDGES[edge]));
-        if (!city || !city.walls.length) continue;
-        const wall = city.walls[0];
-        target = wall[Math.floor(wall.length / 2)];
-      }
-      const pts = [office.at, target];
-      model.dividers.push({ pts, width: 2 });
+    for (const b of breaks) model.dividers.push({ pts: [office.at, b.target], width: 2 });
+  } else {
+    const regions = fieldRegions(model);
+    const joined = breaks.filter((b) => [...regions.get(b.fields[0])].some((r) => regions.get(b.fields[1]).has(r)));
+    const ends = model.roads.filter((r) => r.end).map((r) => r.pts[1]);
+    for (const b of joined) {
+      const from = hub ? hub.at : ends.sort((p, q) => dist(p, b.target) - dist(q, b.target))[0];
+      if (from) model.dividers.push({ pts: [from, b.target], width: 2 });
+    }
+    if (!hub && !ends.length && joined.length === 2) {
+      model.dividers.push({ pts: [joined[0].target, joined[1].target], width: 2 });
     }
   }
 
@@ -428,8 +588,9 @@ function buildModel(tile, o) {
   for (const m of model.marks) model.taken.push(m.at);
   segs.forEach((s, i) => {
     if (s.kind !== "field") return;
-    // An enclosed field touches no edge: its figure goes where there is most room off the cities.
-    const spot = s.halves.length ? fieldSpot(model, s.halves.map((h) => HALVES.indexOf(h))) : freePoint(model, 8);
+    // An enclosed field touches no edge: its figure goes where there is most room in the stretch
+    // of field that no edge reaches.
+    const spot = s.halves.length ? fieldSpot(model, s.halves.map((h) => HALVES.indexOf(h))) : enclosedSpot(model);
     model.spots.set(i, spot);
     model.taken.push(spot);
   });
@@ -526,7 +687,7 @@ function drawShield(g, [x, y]) {
   svg("path", { d: "M0,-5 V5 M-4,-1 H4", class: "arms-cross" }, b);
 }
 
-function drawHouses(g, city, seed) {
+function drawHouses(g, city, seed, walls) {
   // A few roofs inside the city, placed deterministically, for a town-like look.
   const spots = [[30, 14], [62, 16], [45, 30], [20, 45], [70, 45], [50, 60], [30, 70], [70, 72], [50, 85], [85, 20], [15, 85], [85, 85], [15, 20]];
   let n = 0;
@@ -534,6 +695,7 @@ function drawHouses(g, city, seed) {
     const p = spots[(i + seed) % spots.length];
     if (!city.inside(p) || !city.inside([p[0] - 6, p[1] - 5]) || !city.inside([p[0] + 6, p[1] + 5])) continue;
     if (dist(p, city.spot) < 13 || dist(p, city.arms) < 11) continue;
+    if (walls.some((wall) => distToPolyline(p, wall) < 8)) continue; // not astride a wall
     svg("path", { d: `M${p[0] - 5},${p[1] + 3} V${p[1] - 1} L${p[0]},${p[1] - 5} L${p[0] + 5},${p[1] - 1} V${p[1] + 3} Z`, class: "city-house" }, g);
     n++;
   }
@@ -555,14 +717,14 @@ export function drawTile(parent, tileId, rotation, options = {}) {
   if (model.lake) {
     svg("circle", { cx: model.lake.at[0], cy: model.lake.at[1], r: model.lake.radius, class: "lake" }, g);
   }
-  const bridge = model.rivers.length > 0;
+  const bridge = model.rivers.length > 0 || model.overpass;
   for (const r of model.roads) {
     svg("path", { d: pathOf(r.pts), class: "road-edge" + (bridge ? " bridge" : "") }, g);
     svg("path", { d: pathOf(r.pts), class: "road" }, g);
   }
   model.cities.forEach((city, n) => {
     svg("path", { d: city.outline, transform: `rotate(${city.k * 90} 50 50)`, class: "city" }, g);
-    drawHouses(g, city, n * 3 + tileId.length);
+    drawHouses(g, city, n * 3 + tileId.length, model.cities.flatMap((c) => c.walls));
     for (const wall of city.walls) svg("path", { d: pathOf(wall), class: "wall" }, g);
   });
   for (const arms of model.arms) drawShield(g, arms);
