@@ -77,26 +77,25 @@ function distToPolyline(p, pts) {
 // City shapes in a canonical orientation; `k` quarter turns put them in place. Each has the
 // region's outline, its wall (the inner border), a point-in-region test, the figure spot and
 // where a coat of arms goes.
+
+/** A city on one edge (N) reaching `depth` into the tile at the edge's middle. */
+function capShape(depth, spot, arms) {
+  return {
+    canon: [0],
+    outline: `M0,0 L100,0 Q50,${2 * depth} 0,0 Z`,
+    walls: [[[100, 0], [50, 2 * depth], [0, 0]]],
+    inside: ([x, y]) => y < (4 * depth * x * (100 - x)) / 10000,
+    spot,
+    arms,
+  };
+}
+
 const CITY_SHAPES = {
   // one edge (N): a cap
-  cap: {
-    canon: [0],
-    outline: "M0,0 L100,0 Q50,60 0,0 Z",
-    walls: [[[100, 0], [50, 60], [0, 0]]],
-    inside: ([x, y]) => y < 1.2 * x * (100 - x) / 100,
-    spot: [50, 13],
-    arms: [78, 9],
-  },
+  cap: capShape(30, [50, 13], [78, 9]),
   // one edge (N) of a tile whose band city runs past it: a shallow cap, leaving a strip of field
   // between the two (the enclosed fields of traders_builders/03 and /04)
-  shallowCap: {
-    canon: [0],
-    outline: "M0,0 L100,0 Q50,30 0,0 Z",
-    walls: [[[100, 0], [50, 30], [0, 0]]],
-    inside: ([x, y]) => y < 0.6 * x * (100 - x) / 100,
-    spot: [50, 8],
-    arms: [80, 6],
-  },
+  shallowCap: capShape(15, [50, 8], [80, 6]),
   // two adjacent edges (W and N): a corner
   corner: {
     canon: [0, 3],
