@@ -249,22 +249,13 @@ def test_d37_the_small_city_variant_leaves_bigger_cities_alone() -> None:
 
 
 def test_d38_without_farmers_no_figure_goes_on_a_field() -> None:
+    # With farmers the same placement also offers the fields NL and ER
+    # (test_rules_base.py::test_figure_only_on_the_tile_just_placed).
     game = Game(players=2, farmers=False, abbot=True, stack=("base/U", "base/U"))
     assert game.figure_kinds == {"meeple": frozenset({CITY, ROAD, 3}), "abbot": frozenset({3, 4})}
     game.apply(PlaceTile(1, 0, 0))
     assert set(game.legal_actions()) == {PASS, PlaceFigure("meeple", "E")}
     assert_refused(game, PlaceFigure("meeple", "NL"), "meeple cannot stand on a field")
-
-
-def test_with_farmers_a_figure_goes_on_a_field() -> None:
-    game = Game(players=2, stack=("base/U", "base/U"))
-    game.apply(PlaceTile(1, 0, 0))
-    assert set(game.legal_actions()) == {
-        PASS,
-        PlaceFigure("meeple", "E"),
-        PlaceFigure("meeple", "NL"),
-        PlaceFigure("meeple", "ER"),
-    }
 
 
 # ---------------------------------------------------------------------------------- marks
