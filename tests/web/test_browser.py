@@ -288,8 +288,9 @@ def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page:
 
 def test_every_tile_is_drawn_with_the_fields_its_data_has(server: Server, page: Page) -> None:
     # Flooding each drawing outside its cities, roads, rivers, hedges and buildings must give one
-    # stretch of field per field of the data, in every rotation: two fields drawn as one (ic/G
-    # before its hedge) would have a player put a farmer where the drawing lies.
+    # stretch of field per field of the data, in every rotation, holding that field's half-edges
+    # and figure spot: two fields drawn as one (ic/G before its hedge), or a farmer's spot in the
+    # wrong stretch, would have a player put a farmer where the drawing lies.
     page.goto(server.url + "/#/rules")
     expect(page.locator(".gallery figure").first).to_be_visible()
     problems = page.evaluate(

@@ -328,7 +328,7 @@ const REGION_CELL = 2; // tile units per cell of the grid fieldRegions floods
 /**
  * Which stretches of open field the drawing shows: flood the tile outside cities, roads, rivers,
  * dividers and centre features, and give each field segment the set of stretches its half-edges
- * (an enclosed field: its figure spot, once placed) lie in. The drawing matches the data when
+ * and (once placed) its figure spot lie in. The drawing matches the data when
  * every field has exactly one stretch and no two fields share one; the model uses it to add only
  * the dividers a tile needs, the browser tests to check every tile.
  */
@@ -349,7 +349,7 @@ export function fieldRegions(model) {
         }
       }
     }
-    if (!s.halves.length && model.spots.has(i)) {
+    if (model.spots.has(i)) {
       const r = label[cellOf(model.spots.get(i))];
       if (r >= 0) found.add(r);
     }
