@@ -94,18 +94,25 @@ def paid(game: Game, reason: str | None = None) -> list[tuple[str, dict[int, int
 
 
 def snapshot(game: Game) -> dict[str, Any]:
-    """Everything an illegal action must leave untouched, in comparable form: every seat's view
-    as well as the spectator's, since only a seat's own view shows its hidden holdings (its
-    betting chips)."""
+    """Everything an illegal action must leave untouched (and a copy must not disturb), in
+    comparable form: every seat's view as well as the spectator's, since only a seat's own view
+    shows its hidden holdings (its betting chips)."""
     return {
         "view": game.view(None),
         "seat_views": [game.view(seat) for seat in range(game.players)],
-        "history": list(game.history),
-        "events": len(game.events),
-        "stack": [tile.id for tile in game.stack],
+        "scores": list(game.scores),
+        "supply": [dict(s) for s in game.supply],
+        "board": {pos: (p.tile.id, p.orientation.rotation) for pos, p in game.board.items()},
         "figures": dict(game.figures),
-        "phase": game.phase,
-        "to_move": game.to_move,
+        "features": sorted(
+            (f.kind, sorted(f.squares), f.open, f.complete, sorted(f.figures))
+            for f in game.features()
+        ),
+        "history": list(game.history),
+        "events": [e.to_json() for e in game.events],
+        "draws": list(game.draws),
+        "stack": [tile.id for tile in game.stack],
+        "flow": (game.phase, game.to_move, game.active),
     }
 
 

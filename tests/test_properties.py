@@ -12,7 +12,6 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from types import GetSetDescriptorType, MemberDescriptorType
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +21,7 @@ from carcassonne.board import DELTAS, OPPOSITE, decode, encode
 from carcassonne.expansions.traders import GOODS
 from carcassonne.game import PlacedTile
 from carcassonne.tiles import BORDER, CITY, tile_set
+from scenario import snapshot
 
 EXAMPLES = settings(max_examples=20, deadline=None)
 
@@ -72,26 +72,6 @@ def figures_on_board(game: Game) -> Counter[tuple[int, str]]:
         for seat, figure, _ in feature.figures:
             counts[seat, figure] += 1
     return counts
-
-
-def state(game: Game) -> dict[str, Any]:
-    """A comparable picture of everything a game holds."""
-    return {
-        "view": game.view(None),
-        "scores": list(game.scores),
-        "supply": [dict(s) for s in game.supply],
-        "board": {pos: (p.tile.id, p.orientation.rotation) for pos, p in game.board.items()},
-        "figures": dict(game.figures),
-        "features": sorted(
-            (f.kind, sorted(f.squares), f.open, f.complete, sorted(f.figures))
-            for f in game.features()
-        ),
-        "history": list(game.history),
-        "events": [e.to_json() for e in game.events],
-        "draws": list(game.draws),
-        "stack": [t.id for t in game.stack],
-        "phase": (game.phase, game.to_move, game.active),
-    }
 
 
 @EXAMPLES
@@ -214,13 +194,13 @@ def test_a_copy_plays_identically_and_leaves_the_original_alone(
     length = len(play(Game(options), random.Random(play_seed)).history)
     for _ in range(int(cut * length)):
         game.apply(rng.choice(game.legal_actions()))
-    before = state(game)
+    before = snapshot(game)
     other = game.copy()
     play(other, rng)
-    assert state(game) == before
+    assert snapshot(game) == before
     for _, action in other.history[len(game.history) :]:
         game.apply(action)
-    assert state(game) == state(other)
+    assert snapshot(game) == snapshot(other)
 
 
 def test_a_copy_has_every_attribute_of_the_game() -> None:
@@ -287,10 +267,10 @@ def test_illegal_actions_leave_the_game_unchanged(options: GameOptions, play_see
     game = Game(options)
     while not game.is_over:
         if game.history and rng.random() < 0.2:
-            before = state(game)
+            before = snapshot(game)
             try:
                 game.apply(rng.choice(game.history)[1])
             except IllegalAction:
-                assert state(game) == before
+                assert snapshot(game) == before
             continue
         game.apply(rng.choice(game.legal_actions()))
