@@ -12,6 +12,7 @@ reset, 60 steps into a game, and at its end.  Not a test: run it by hand and com
     python benchmarks/bench_env.py                               # base game
     python benchmarks/bench_env.py --bets --map france --map-chips
     python benchmarks/bench_env.py --inns-cathedrals --traders-builders --against-base
+    python benchmarks/bench_env.py --extended-spaces --against-base   # price of the extension
 """
 
 from __future__ import annotations
@@ -95,6 +96,11 @@ def main() -> None:
     parser.add_argument("--inns-cathedrals", action="store_true")
     parser.add_argument("--traders-builders", action="store_true")
     parser.add_argument(
+        "--extended-spaces",
+        action="store_true",
+        help="the extended action layout and observations even without those expansions",
+    )
+    parser.add_argument(
         "--against-base",
         action="store_true",
         help="also time base games through the environment, batch by batch in turn",
@@ -111,6 +117,8 @@ def main() -> None:
         "inns_cathedrals": args.inns_cathedrals,
         "traders_builders": args.traders_builders,
     }
+    if args.extended_spaces:
+        kwargs["extended_spaces"] = True
     base = {"players": args.players}
     env_batch(kwargs, 1, 0)  # warm-up: per-tile tables, tile vectors
     if args.against_base:
