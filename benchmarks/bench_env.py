@@ -123,7 +123,7 @@ def main() -> None:
     env_batch(kwargs, 1, 0)  # warm-up: per-tile tables, tile vectors
     if args.against_base:
         env_batch(base, 1, 0)
-    env_rates, engine_rates, base_rates = [], [], []
+    env_rates, engine_rates, base_rates, base_engine_rates = [], [], [], []
     for b in range(args.batches):
         seed = 1000 + b * args.games
         seconds, steps, seeds = env_batch(kwargs, args.games, seed)
@@ -131,8 +131,10 @@ def main() -> None:
         seconds, decisions = engine_batch(kwargs, seeds)
         engine_rates.append(decisions / seconds)
         if args.against_base:
-            seconds, steps, _ = env_batch(base, args.games, seed)
+            seconds, steps, base_seeds = env_batch(base, args.games, seed)
             base_rates.append(steps / seconds)
+            seconds, decisions = engine_batch(base, base_seeds)
+            base_engine_rates.append(decisions / seconds)
     env_rate = statistics.median(env_rates)
     engine_rate = statistics.median(engine_rates)
     print(f"options: {kwargs}")
@@ -141,9 +143,15 @@ def main() -> None:
     print(f"env / engine: {env_rate / engine_rate:.3f}")
     if base_rates:
         base_rate = statistics.median(base_rates)
+        base_engine_rate = statistics.median(base_engine_rates)
         print(f"base game env steps/s (same run, in turn):      {base_rate:,.0f}")
-        ratio = statistics.median(e / b for e, b in zip(env_rates, base_rates, strict=True))
-        print(f"env with these options / env in the base game: {ratio:.3f} (median of batches)")
+        print(f"base game engine decisions/s (same run):        {base_engine_rate:,.0f}")
+        for what, ours, theirs in (
+            ("env", env_rates, base_rates),
+            ("engine", engine_rates, base_engine_rates),
+        ):
+            ratio = statistics.median(o / t for o, t in zip(ours, theirs, strict=True))
+            print(f"{what} with these options / in the base game: {ratio:.3f} (median of batches)")
     memory = ", ".join(
         f"{label} {memory_per_env(kwargs, steps) / 1024:,.0f} KiB"
         for label, steps in (("after reset", 0), ("after 60 steps", 60), ("at the end", 10_000))
