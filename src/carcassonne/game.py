@@ -129,6 +129,7 @@ def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
 
 
 def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
+    """The four PlaceTile actions of a square, made once and shared by every game."""
     actions = _PLACE_ACTIONS.get(pos)
     if actions is None:
         x, y = decode(pos)
@@ -661,7 +662,7 @@ class Game:
                 code = neighbour.orientation.edges[OPPOSITE[d]]
                 if code != BORDER:
                     key |= code << (3 * d)
-        return key, _PLACE_ACTIONS.get(pos) or _place_actions(pos)
+        return key, _place_actions(pos)
 
     def _merge(self, a: Feature, b: Feature) -> Feature:
         if len(a.segments) < len(b.segments):
