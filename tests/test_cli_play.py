@@ -280,7 +280,7 @@ def test_scores_of_a_turn_are_reported_with_their_breakdown() -> None:
     assert "City completed (2 tiles = 4): Red (you) +4." in out
 
 
-def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None:
+def test_bets_are_listed_and_other_seats_chips_stay_hidden() -> None:
     from carcassonne.expansions.bets import PlaceBet
 
     # Red places a bookmaker tile and passes; then both seats may bet (step 4): Red, then Blue
@@ -295,7 +295,11 @@ def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None
         return next(answers)
 
     game = play_game(
-        GameOptions(bets=True, stack=("bets/01", "base/E")), ["human", "human"], answer, out
+        GameOptions(bets=True, stack=("bets/01", "base/E")),
+        ["human", "human"],
+        answer,
+        out,
+        terminal=(120, 40),
     )
     prompts = [prompt for prompt, _ in screens]
     assert prompts == [
@@ -310,11 +314,75 @@ def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None
     assert "B Blue: bet — choose:" in blue_bets
     assert " 0) pass" in blue_bets and "1) place bet chip 2/6" in blue_bets
     # Blue sees that Red's chip lies on the office, but not which it is; Red's "4" shows nowhere
-    assert "offices: [x 0, y -1, chips [Red, chip ?]]" in blue_bets
+    assert "Bets on the office at (0, -1), settled when its road or city is completed" in blue_bets
+    assert "at the end: Red's face-down chip." in blue_bets
     assert "Red: bet at (0, -1)." in blue_bets
     assert "chip 4" not in blue_bets.replace("place bet chip 4", "")
-    assert "supply counts: 5, 6" in blue_bets
+    assert "You hold six betting chips: 2/6, 3/5, 3/6, 4, 4/7+, 5/8+." in blue_bets
+    assert "Red holds five betting chips, face down." in blue_bets
     assert game.history[-2:] == [(0, PlaceBet("4")), (1, PlaceBet("3/5"))]
+
+
+def test_the_first_screen_of_a_france_game_says_what_chips_everybody_holds() -> None:
+    options = {"map": "france", "map_chips": True, "bets": True, "seed": 5}
+    _, out, _ = session(["q"], stack=None, **options)  # type: ignore[arg-type]
+    assert "You hold no map chip yet: place a tile on a ● to take one." in out
+    assert "Blue holds no map chip." in out
+    assert "On the map: 30 chips face down (●)." in out
+    assert "You hold six betting chips: 2/6, 3/5, 3/6, 4, 4/7+, 5/8+." in out
+    assert "Blue holds six betting chips, face down." in out
+    assert "No bets lie on any office." in out
+    assert "in front:" not in out and "supply counts" not in out
+
+
+def test_panels_name_each_seats_chips_from_its_own_view_only() -> None:
+    from carcassonne.bots import make_bot
+    from carcassonne.cli.panels import bets_lines, map_chips_lines
+
+    game = Game(GameOptions(players=2, map="france", map_chips=True, bets=True, seed=1))
+    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+
+    def both_bet_and_hold_chips() -> bool:
+        view = game.view(None)["expansions"]
+        bet = any(len({c["seat"] for c in o["chips"]}) == 2 for o in view["bets"]["offices"])
+        return bet and all(view["map-chips"]["in_front"])
+
+    while not both_bet_and_hold_chips():
+        assert not game.is_over, "no moment with both seats' bets on one office"
+        game.apply(bots[game.to_move].choose(game))
+    for seat, other in ((0, "Blue"), (1, "Red")):
+        view = game.view(seat)["expansions"]
+        office = next(o for o in view["bets"]["offices"] if len(o["chips"]) >= 2)
+        mine = [c["chip"] for c in office["chips"] if c["seat"] == seat]
+        theirs = sum(1 for c in office["chips"] if c["seat"] != seat)
+        text = "\n".join(bets_lines(game, view["bets"], seat, False))
+        line = next(x for x in text.splitlines() if f"({office['x']}, {office['y']})" in x)
+        assert line.count(f"{other}'s face-down chip") == theirs
+        assert line.count("your ") == len(mine)
+        for chip in mine:
+            assert f"your {chip}" in line
+        supply = view["bets"]["supply"]
+        assert (f"betting chips: {', '.join(supply)}." if supply else "no betting chip") in text
+        chips = map_chips_lines(game, view["map-chips"], seat, False)
+        held = view["map-chips"]["in_front"][1 - seat]
+        assert chips[1].startswith(f"{other} holds the map chip")
+        for chip in held:
+            assert f"{chip['colour'].replace('-', ' ')} {chip['value']}" in chips[1]
+
+
+def test_map_chips_make_wine_by_colour() -> None:
+    from carcassonne.cli.panels import _wines
+
+    def chips(*pairs: tuple[str, int]) -> list[dict[str, object]]:
+        return [{"colour": c, "value": v} for c, v in pairs]
+
+    assert _wines(chips(("purple", 1))) == ""
+    assert _wines(chips(("purple", 1), ("orange", 1))) == ""
+    assert _wines(chips(("purple", 1), ("purple", 1))) == ", enough for one purple wine"
+    # a 1 and a 2 of one colour are one wine, never a 1+2 (docs/rules.md §5)
+    assert _wines(chips(("orange", 2), ("orange", 1), ("light-blue", 2))) == (
+        ", enough for one orange wine and one light blue wine"
+    )
 
 
 # ------------------------------------------------------------------------------ describing

@@ -19,6 +19,7 @@ import os
 import random
 import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -34,9 +35,10 @@ from ..game import (
     GameSummary,
     IllegalAction,
 )
-from ..tiles import KIND_NAMES, ROTATIONS
+from ..tiles import KIND_NAMES, ROTATIONS, TileType, tile_by_id
 from .errors import CommandError
 from .options import add_game_options, options_from_args
+from .panels import PANEL_WRITERS
 from .render import (
     PREVIEW_SIZE,
     TILE_SIZE,
@@ -47,6 +49,7 @@ from .render import (
     sgr,
     tile_block,
 )
+from .tile_words import describe_tile
 
 HUMAN = "human"
 SEAT_KINDS = (HUMAN, *BOT_NAMES)
@@ -205,6 +208,12 @@ def play_game(
 # ------------------------------------------------------------------------------ descriptions
 
 
+def tile_words(tile: TileType) -> str:
+    """The tile as players see it, its id in brackets for those who type records:
+    ``a monastery with a road [base/A]``."""
+    return f"{describe_tile(tile)} [{tile.id}]"
+
+
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
@@ -265,7 +274,8 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     """One score or game event in plain words, with its breakdown."""
     if not isinstance(event, ScoreEvent):
         if event.type == "discard":
-            return f"{event.detail.get('tile')} fits nowhere and was discarded."
+            tile = tile_words(tile_by_id(str(event.detail["tile"])))
+            return f"{tile[:1].upper()}{tile[1:]} fits nowhere and was discarded."
         who = f"{names[event.seat]}: " if event.seat is not None else ""
         return f"{who}{event.type.replace('-', ' ')}{_details(event.detail, names)}."
     paid = ", ".join(f"{names[s]} +{p}" for s, p in sorted(event.points.items()))
@@ -399,7 +409,7 @@ class _Session:
         """Apply ``action`` for ``seat`` and log it (``text`` overrides its description)."""
         game = self.game
         if text is None and isinstance(action, PlaceTile):
-            tile = game.current_tile.id if game.current_tile else "?"
+            tile = tile_words(game.current_tile) if game.current_tile else "?"
             text = f"placed {tile} at ({action.x}, {action.y}), rotation {action.rotation}°"
         elif text is None:
             text = figure_label(game, action)
@@ -490,33 +500,46 @@ class _Session:
         return lines
 
     def panel_lines(self, seat: int) -> list[str]:
-        """Expansion panels from the deciding human's own view (others' secrets never get here).
-
-        An entry is shown when it is private to this seat (it differs from a spectator's view),
-        or when it is public and short; long public entries (every chip on a map) are what the
-        board and the event log already show.
-        """
+        """Expansion panels from the deciding human's own view (others' secrets never get here):
+        in sentences for the Bets and Map-Chips (:mod:`.panels`), key by key for the others."""
         game = self.game
         names = [seat_name(s) for s in range(game.players)]
         public = game.view(None)["expansions"]
         lines = []
         for name, panel in game.view(seat)["expansions"].items():
-            entries = []
-            for key, value in panel.items():
-                label = str(key).replace("_", " ")
-                text = _format_value(value, names)
-                private = public.get(name, {}).get(key) != value
-                if not private and len(text) > PANEL_PUBLIC_WIDTH:
-                    continue
-                if len(label) + len(text) + 4 <= self.width or not isinstance(value, list):
-                    entries.append(f"  {label}: {text}")
-                else:  # one item a line
-                    entries.append(f"  {label}:")
-                    entries += [f"    - {_format_value(item, names)}" for item in value]
+            writer = PANEL_WRITERS.get(name)
+            if writer is not None:
+                sentences = writer(game, panel, seat, self.colour)
+                entries = [line for text in sentences for line in _wrap("  ", text, self.width, 2)]
+            else:
+                entries = self.panel_entries(panel, public.get(name, {}), names)
             if entries:
                 lines.append(self.bold(name.replace("-", " ").capitalize()) + " (your view)")
                 lines += entries
         return lines
+
+    def panel_entries(
+        self, panel: dict[str, Any], public: dict[str, Any], names: list[str]
+    ) -> list[str]:
+        """An expansion's view key by key, for expansions without sentences of their own.
+
+        An entry is shown when it is private to this seat (it differs from a spectator's view),
+        or when it is public and short; long public entries are what the board and the event
+        log already show.
+        """
+        entries = []
+        for key, value in panel.items():
+            label = str(key).replace("_", " ")
+            text = _format_value(value, names)
+            private = public.get(key) != value
+            if not private and len(text) > PANEL_PUBLIC_WIDTH:
+                continue
+            if len(label) + len(text) + 4 <= self.width or not isinstance(value, list):
+                entries.append(f"  {label}: {text}")
+            else:  # one item a line
+                entries.append(f"  {label}:")
+                entries += [f"    - {_format_value(item, names)}" for item in value]
+        return entries
 
     def screen(self, seat: int, labels: dict[tuple[int, int], str]) -> None:
         game = self.game
@@ -809,6 +832,14 @@ def _columns(entries: list[str], width: int, gap: int = 3) -> list[str]:
     return rows
 
 
+def _wrap(prefix: str, text: str, width: int, hang: int = 0) -> list[str]:
+    """``prefix`` + ``text`` wrapped at words to ``width``; later lines start under the text,
+    ``hang`` columns further in."""
+    indent = _visible_len(prefix)
+    lines = textwrap.wrap(text, max(20, width - indent - hang)) or [""]
+    return [prefix + lines[0]] + [" " * (indent + hang) + line for line in lines[1:]]
+
+
 def _with_commands(hint: str, width: int) -> list[str]:
     commands = "hint · h help · u undo · q quit"
     if len(hint) + 2 + len(commands) <= width:
@@ -846,7 +877,8 @@ class _TileMenu(_Menu):
         tile = s.game.current_tile
         assert tile is not None
         rotations = sorted({m.rotation for m in self.moves})
-        out = [f"{s.tag(self.seat)}: place tile {s.bold(tile.id)}. It fits in these rotations:"]
+        out = _wrap(s.tag(self.seat) + ": ", f"place {tile_words(tile)}.", s.width)
+        out.append("It fits in these rotations:")
         blocks = [tile_block(tile.orientations[r // 90], (), s.colour) for r in rotations]
         out.append("  " + "".join(f"{r}°".center(TILE_SIZE[0] + 3) for r in rotations))
         for row in range(TILE_SIZE[1]):
@@ -886,7 +918,7 @@ class _TileMenu(_Menu):
             if square not in self.squares:
                 if square in {(p.xy) for p in self.session.game.board.values()}:
                     return f"Square {square} already holds a tile."
-                return f"{tile.id} fits nowhere at {square}: pick a lettered square."
+                return f"This tile fits nowhere at {square}: pick a lettered square."
             return self._at(square, tokens[2:], str(square))
         return f"I did not understand {text!r}. " + self.hint
 
@@ -950,7 +982,7 @@ class _ListMenu(_Menu):
             placed = game.last_placed
             x, y = placed.xy
             out.append(
-                f"{s.tag(self.seat)}: place a figure on {placed.tile.id} at ({x}, {y})? "
+                f"{s.tag(self.seat)}: place a figure on the tile at ({x}, {y})? "
                 "The numbers show where each option stands."
             )
             marks: dict[str, str] = {}

@@ -232,19 +232,11 @@ def render_map(
 
 
 def map_legend(game: Game, colour: bool = True) -> list[str]:
-    """What the map's symbols mean, and (with Map-Chips) the chips in front of each seat."""
+    """What the map's symbols mean (the chips each seat holds are in the Map-Chips panel)."""
     grapes = "  ".join(
-        paint(grape_initial(g), sgr(GRAPE_COLOURS[g], bold=True), colour) + f" {g}"
+        paint(grape_initial(g), sgr(GRAPE_COLOURS[g], bold=True), colour)
+        + f" {g.replace('-', ' ')}"
         for g in GRAPE_COLOURS
     )
-    lines = [f"towns: grape {grapes}   ● face-down map chip   ═ ║ large-city wall"]
-    chips = game.expansion("map-chips")
-    if chips is not None:
-        for seat, held in enumerate(chips.in_front):
-            text = " ".join(
-                paint(f"{grape_initial(c.colour)}{c.value}", sgr(GRAPE_COLOURS[c.colour]), colour)
-                for c in held
-            )
-            lines.append(f"{seat_letter(seat)} chips: {text or '-'}")
-        lines.append(f"chips left on the map: {len(chips.face_down)}, sold: {len(chips.sold)}")
-    return [line + (RESET if colour else "") for line in lines]
+    chip = "   ● face-down chip" if game.expansion("map-chips") is not None else ""
+    return [f"town grapes: {grapes}{chip}   ═ ║ city wall" + (RESET if colour else "")]
