@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 
 import pytest
@@ -27,6 +30,7 @@ from carcassonne.cli.render import (
     render_board,
     tile_block,
 )
+from carcassonne.cli.render_map import map_columns, render_map
 from carcassonne.expansions.abbot import RecallAbbot
 from carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, tile_by_id, tile_set
 
@@ -536,3 +540,65 @@ def test_board_has_axes_and_candidate_labels() -> None:
     assert any(line.startswith("-1 ") and " a " in line for line in lines)
     assert any(line.startswith(" 0 ") for line in lines)
     assert len(lines) == 1 + 2 * TILE_SIZE[1]
+
+
+# --------------------------------------------------------------------- a map in 80 columns
+
+FRANCE = ("--map", "france", "--map-chips", "--bets", "--seed", "5")
+
+
+def assert_framed_within(lines: list[str], width: int) -> None:
+    """The map, from its x axis to its frame's bottom, at most ``width`` wide, in one closed
+    frame whose sides line up."""
+    plain = [ANSI.sub("", line) for line in lines]
+    top = next(i for i, line in enumerate(plain) if "┌" in line)
+    bottom = next(i for i, line in enumerate(plain) if "└" in line)
+    assert max(len(line) for line in plain[top - 1 : bottom + 1]) <= width
+    left, right = plain[top].index("┌"), plain[top].index("┐")
+    assert (plain[bottom].index("└"), plain[bottom].index("┘")) == (left, right)
+    for line in plain[top + 1 : bottom]:
+        assert len(line) == right + 1 and line[left] in "│┊" and line[right] in "│┊", line
+
+
+def test_the_france_map_fits_80_columns_with_its_frame_whole() -> None:
+    # COLUMNS is what shutil.get_terminal_size reads first: the command as run in 80 columns
+    done = subprocess.run(
+        [sys.executable, "-m", "carcassonne.cli.main", "play", *FRANCE],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80", "LINES": "24"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)  # the whole screen
+    assert_framed_within(lines, 80)
+    axis = lines[lines.index(next(line for line in lines if "┌" in line)) - 1]
+    assert axis.split()[:1] == ["0"] and axis.rstrip().endswith("14 ›")  # 15 of 16 columns
+    assert "Columns 0-14 of 0-15 shown (┊: the map goes on)" in done.stdout
+
+
+@pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("width", [60, 80, 84])
+def test_a_cut_map_keeps_its_frame_at_any_width(colour: bool, width: int) -> None:
+    out = io.StringIO()
+    options = GameOptions(players=2, map="france", map_chips=True, seed=5)
+    play_game(options, ["human", "greedy"], Script([]), out, colour=colour, terminal=(width, 24))
+    assert_framed_within(out.getvalue().splitlines(), width)
+
+
+def test_the_cut_map_shows_the_squares_where_the_tile_fits() -> None:
+    game = Game(players=2, map="france", seed=5)
+    assert map_columns(game, {(15, 4): "a"}, (5, 3), 80) == (1, 15)
+    assert map_columns(game, {(0, 4): "a"}, (5, 3), 80) == (0, 14)
+    assert map_columns(game, {(0, 4): "a"}, (5, 3), 85) == (0, 15)  # all of it fits
+    # too far apart to show all three in 7 columns: the two that can be shown together
+    first, last = map_columns(game, {(0, 4): "a", (1, 4): "b", (15, 4): "c"}, (5, 3), 40)
+    assert first == 0 and last == 6
+    lines = render_map(game, colour=False, labels={(15, 4): "a"}, columns=(1, 15))
+    assert any(" a " in line for line in lines)
+    assert all(line[3] == "┊" and line[-1] == "│" for line in lines[2:-1])
+    with pytest.raises(ValueError, match="columns 3-16 are not on a map 16 wide"):
+        render_map(game, colour=False, columns=(3, 16))

@@ -49,6 +49,7 @@ from .render import (
     sgr,
     tile_block,
 )
+from .render_map import map_columns, map_legend, render_map
 from .tile_words import describe_tile
 
 HUMAN = "human"
@@ -451,26 +452,37 @@ class _Session:
         """The board in the largest tile size with which it fits the terminal.
 
         Preferably the whole board on screen; else the largest that fits the width (scrolling up
-        is better than wrapped lines); else the smallest.  Map games are drawn by the map
-        renderer when it is installed, with its legend (public chips) underneath.
+        is better than wrapped lines); else the smallest.  A map too wide for the terminal even
+        at the smallest size is cut to the columns around the action, and says so; its legend
+        goes underneath.
         """
         game = self.game
-        renderer: Callable[..., list[str]] = render_board
-        legend: list[str] = []
         if game.map is not None:
-            try:
-                from .render_map import map_legend, render_map
-            except ImportError:
-                pass
-            else:
-                renderer = render_map
-                legend = map_legend(game, self.colour)
-        boards = [renderer(game, self.colour, labels=labels, size=size) for size in BOARD_SIZES]
+            return self.map_lines(labels)
+        boards = [render_board(game, self.colour, labels=labels, size=s) for s in BOARD_SIZES]
+        return self.fitting(boards) or boards[-1]
+
+    def fitting(self, boards: list[list[str]]) -> list[str] | None:
+        """The first board as wide as the terminal and as high, else the first as wide."""
         wide_enough = [b for b in boards if _visible_len(b[-1]) <= self.width]
         chosen = next((b for b in wide_enough if len(b) <= self.rows - 2), None)
-        if chosen is None:
-            chosen = wide_enough[0] if wide_enough else boards[-1]
-        return chosen + legend
+        return chosen or (wide_enough[0] if wide_enough else None)
+
+    def map_lines(self, labels: dict[tuple[int, int], str]) -> list[str]:
+        game = self.game
+        legend = map_legend(game, self.colour)
+        boards = [render_map(game, self.colour, labels=labels, size=s) for s in BOARD_SIZES]
+        chosen = self.fitting(boards)
+        if chosen is not None:
+            return chosen + legend
+        size = BOARD_SIZES[-1]
+        first, last = map_columns(game, labels, size, self.width)
+        cut = render_map(game, self.colour, labels=labels, size=size, columns=(first, last))
+        note = (
+            f"Columns {first}-{last} of 0-{game.map.width - 1} shown (┊: the map goes on); "
+            f"a terminal {_visible_len(boards[-1][-1])} columns wide shows the whole map."
+        )
+        return cut + legend + [self.dim(line) for line in _wrap("", note, self.width)]
 
     def scores_lines(self) -> list[str]:
         game = self.game

@@ -18,8 +18,8 @@ size=TILE_SIZE) -> list[str]``
     empty squares ``(x, y)`` to a short label drawn there (candidate squares for the drawn tile).
 
 For map games the play command calls ``render_map(game, colour=..., labels=...)`` from
-``cli/render_map.py`` (same keyword arguments and result as :func:`render_board`) and falls back
-to :func:`render_board` while that module does not exist.
+``cli/render_map.py`` (the same keyword arguments and result as :func:`render_board`, and
+``columns`` to draw part of a map too wide for the terminal).
 
 Tiles are drawn from their data only (edges, segments, centre features), so new tile sets render
 without code changes: a tile is split into four triangular wedges, one per edge; a single city
