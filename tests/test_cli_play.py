@@ -602,3 +602,17 @@ def test_the_cut_map_shows_the_squares_where_the_tile_fits() -> None:
     assert all(line[3] == "┊" and line[-1] == "│" for line in lines[2:-1])
     with pytest.raises(ValueError, match="columns 3-16 are not on a map 16 wide"):
         render_map(game, colour=False, columns=(3, 16))
+
+
+@pytest.mark.parametrize("options", [{}, {"map": "france", "map_chips": True, "bets": True}])
+def test_every_screen_of_a_few_turns_fits_80_columns(options: dict[str, object]) -> None:
+    out = io.StringIO()
+    game_options = GameOptions(players=2, seed=7, **options)  # type: ignore[arg-type]
+    script = Script(["1"] * 12)
+    play_game(game_options, ["human", "greedy"], script, out, colour=True, terminal=(80, 24))
+    lines = ANSI.sub("", out.getvalue()).splitlines()
+    assert (
+        len(script.prompts) == 13
+    )  # six turns of the human's, tile and figure, then the end of input
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    assert any(line.startswith("Turn 5 · R Red (you) placed ") for line in lines)

@@ -19,7 +19,6 @@ import os
 import random
 import shutil
 import sys
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -563,8 +562,9 @@ class _Session:
         )
         self.say(self.bold(title))
         # What happened first: on a short terminal the board and the menu stay in view.
-        for line in self.log[self.recap[seat] :]:
-            self.say(line)
+        for entry in self.log[self.recap[seat] :]:
+            for line in _wrap_log(entry, self.width):
+                self.say(line)
         if self.notice:
             self.say(self.notice)
             self.notice = ""
@@ -726,8 +726,9 @@ class _Session:
             self.say(line)
         self.say()
         start = min(self.recap.values(), default=self.shown)
-        for line in self.log[start:]:
-            self.say(line)
+        for entry in self.log[start:]:
+            for line in _wrap_log(entry, self.width):
+                self.say(line)
         self.say()
         summary = GameSummary.of(game)
         sources = [s for s in FEATURE_SOURCES if any(s in b for b in summary.by_source)]
@@ -845,11 +846,24 @@ def _columns(entries: list[str], width: int, gap: int = 3) -> list[str]:
 
 
 def _wrap(prefix: str, text: str, width: int, hang: int = 0) -> list[str]:
-    """``prefix`` + ``text`` wrapped at words to ``width``; later lines start under the text,
-    ``hang`` columns further in."""
-    indent = _visible_len(prefix)
-    lines = textwrap.wrap(text, max(20, width - indent - hang)) or [""]
-    return [prefix + lines[0]] + [" " * (indent + hang) + line for line in lines[1:]]
+    """``prefix`` + ``text`` wrapped at spaces to ``width`` visible columns (colour codes take
+    none); later lines start under the text, ``hang`` columns further in."""
+    if _visible_len(prefix + text) <= width:
+        return [prefix + text]
+    indent = " " * (_visible_len(prefix) + hang)
+    lines, line, empty = [], prefix, True
+    for word in text.split():
+        if not empty and _visible_len(f"{line} {word}") > width:
+            lines.append(line)
+            line, empty = indent, True
+        line, empty = (line + word if empty else f"{line} {word}"), False
+    return [*lines, line]
+
+
+def _wrap_log(line: str, width: int) -> list[str]:
+    """A log line wrapped to ``width``, its later lines indented under its first word."""
+    text = line.lstrip(" ")
+    return _wrap(line[: len(line) - len(text)], text, width, 4)
 
 
 def _with_commands(hint: str, width: int) -> list[str]:
@@ -993,10 +1007,8 @@ class _ListMenu(_Menu):
         if self.figure_phase and game.last_placed is not None:
             placed = game.last_placed
             x, y = placed.xy
-            out.append(
-                f"{s.tag(self.seat)}: place a figure on the tile at ({x}, {y})? "
-                "The numbers show where each option stands."
-            )
+            question = f"place a figure on the tile at ({x}, {y})? The numbers show where each "
+            out += _wrap(f"{s.tag(self.seat)}: ", question + "option stands.", s.width)
             marks: dict[str, str] = {}
             for n, action in sorted(self.options.items()):
                 if isinstance(action, PlaceFigure):
