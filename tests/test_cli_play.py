@@ -27,6 +27,7 @@ from carcassonne.cli.render import (
     K_ROAD,
     TILE_SIZE,
     _layout,
+    board_columns,
     render_board,
     tile_block,
 )
@@ -577,7 +578,7 @@ def test_the_france_map_fits_80_columns_with_its_frame_whole() -> None:
     assert_framed_within(lines, 80)
     axis = lines[lines.index(next(line for line in lines if "┌" in line)) - 1]
     assert axis.split()[:1] == ["0"] and axis.rstrip().endswith("14 ›")  # 15 of 16 columns
-    assert "Columns 0-14 of 0-15 shown (┊: the map goes on)" in done.stdout
+    assert "Columns 0 to 14 shown (┊: the map goes on); a terminal 85 columns wide" in done.stdout
 
 
 @pytest.mark.parametrize("colour", [False, True])
@@ -616,3 +617,31 @@ def test_every_screen_of_a_few_turns_fits_80_columns(options: dict[str, object])
     )  # six turns of the human's, tile and figure, then the end of input
     assert max(len(line) for line in lines) <= 80, max(lines, key=len)
     assert any(line.startswith("Turn 5 · R Red (you) placed ") for line in lines)
+
+
+def test_a_board_wider_than_the_terminal_is_cut_around_the_action() -> None:
+    # two humans lay 18 straight roads east of the start tile: 20 columns with the next square
+    answers = [step for x in range(1, 19) for step in (f"{x} 0 0", "p")]
+    out = io.StringIO()
+    options = GameOptions(players=2, stack=("base/U",) * 18, copies=3)
+    game = play_game(options, ["human", "human"], Script(answers), out, terminal=(80, 24))
+    assert game.is_over and len(game.board) == 19
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    assert "‹ ›: the board goes on" in out.getvalue()
+    # the last tile's screen shows the square where it fits at the east end, (18, 0)
+    axis = [line for line in lines if line.rstrip().endswith(" 18")][-1]
+    assert axis.lstrip().startswith("‹")
+
+
+def test_board_columns_keep_the_labelled_squares_in_view() -> None:
+    game = Game(stack=("base/U",) * 14, copies=2)
+    for x in range(1, 15):
+        game.apply(PlaceTile(x, 0, 0))
+        game.apply(PASS)
+    labels = {(-1, 0): "a"}
+    assert board_columns(game, labels, (5, 3), 80) == (-1, 13)
+    assert board_columns(game, labels, (5, 3), 200) == (-1, 14)  # all of it fits
+    lines = render_board(game, colour=False, labels=labels, size=(5, 3), columns=(-1, 13))
+    assert lines[0].rstrip().endswith("13 ›")
+    assert any(line.startswith("0 · a ·") for line in lines)

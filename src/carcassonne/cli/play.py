@@ -41,6 +41,7 @@ from .panels import PANEL_WRITERS
 from .render import (
     PREVIEW_SIZE,
     TILE_SIZE,
+    board_columns,
     paint,
     render_board,
     seat_name,
@@ -451,35 +452,27 @@ class _Session:
         """The board in the largest tile size with which it fits the terminal.
 
         Preferably the whole board on screen; else the largest that fits the width (scrolling up
-        is better than wrapped lines); else the smallest.  A map too wide for the terminal even
-        at the smallest size is cut to the columns around the action, and says so; its legend
+        is better than wrapped lines).  A board or map too wide for the terminal even at the
+        smallest size is cut to the columns around the action, and says so.  A map's legend
         goes underneath.
         """
         game = self.game
-        if game.map is not None:
-            return self.map_lines(labels)
-        boards = [render_board(game, self.colour, labels=labels, size=s) for s in BOARD_SIZES]
-        return self.fitting(boards) or boards[-1]
-
-    def fitting(self, boards: list[list[str]]) -> list[str] | None:
-        """The first board as wide as the terminal and as high, else the first as wide."""
+        on_map = game.map is not None
+        draw: Callable[..., list[str]] = render_map if on_map else render_board
+        boards = [draw(game, self.colour, labels=labels, size=size) for size in BOARD_SIZES]
+        legend = map_legend(game, self.colour) if on_map else []
         wide_enough = [b for b in boards if _visible_len(b[-1]) <= self.width]
         chosen = next((b for b in wide_enough if len(b) <= self.rows - 2), None)
-        return chosen or (wide_enough[0] if wide_enough else None)
-
-    def map_lines(self, labels: dict[tuple[int, int], str]) -> list[str]:
-        game = self.game
-        legend = map_legend(game, self.colour)
-        boards = [render_map(game, self.colour, labels=labels, size=s) for s in BOARD_SIZES]
-        chosen = self.fitting(boards)
-        if chosen is not None:
-            return chosen + legend
+        if chosen is not None or wide_enough:
+            return (chosen or wide_enough[0]) + legend
         size = BOARD_SIZES[-1]
-        first, last = map_columns(game, labels, size, self.width)
-        cut = render_map(game, self.colour, labels=labels, size=size, columns=(first, last))
+        first, last = (map_columns if on_map else board_columns)(game, labels, size, self.width)
+        cut = draw(game, self.colour, labels=labels, size=size, columns=(first, last))
+        whole = max(_visible_len(line) for line in boards[-1])
+        goes_on = "┊: the map goes on" if on_map else "‹ ›: the board goes on"
         note = (
-            f"Columns {first}-{last} of 0-{game.map.width - 1} shown (┊: the map goes on); "
-            f"a terminal {_visible_len(boards[-1][-1])} columns wide shows the whole map."
+            f"Columns {first} to {last} shown ({goes_on}); a terminal {whole} columns wide "
+            "shows all of it."
         )
         return cut + legend + [self.dim(line) for line in _wrap("", note, self.width)]
 

@@ -28,6 +28,7 @@ from ..tiles import BORDER
 from .render import (
     RESET,
     SEATS,
+    columns_around,
     empty_block,
     figures_by_square,
     paint,
@@ -256,27 +257,11 @@ def map_columns(
     width: int,
 ) -> tuple[int, int]:
     """The columns (first, last) of the map that :func:`render_map` fits in ``width`` characters
-    at tile ``size``, around the action: as many of the labelled squares (where the drawn tile
-    fits) as can be shown, centred on them and the tile placed last.  The whole map when it
-    fits; at least one column."""
+    at tile ``size``, around the action (:func:`~.render.columns_around`)."""
     game_map: GameMap = game.map
     margin = len(str(game_map.height - 1)) + 1
-    count = max(1, min(game_map.width, (width - margin - 2) // size[0]))
-    if count == game_map.width:
-        return 0, game_map.width - 1
-    focus = [x for x, _ in labels]
-    if game.last_placed is not None:
-        focus.append(game.last_placed.xy[0])
-    if not focus:  # nothing placed yet: the start squares are where the game is
-        focus = [decode(pos)[0] for pos in game.board]
-    centre = sum(focus) / len(focus) if focus else (game_map.width - 1) / 2
-
-    def rank(first: int) -> tuple[int, float]:
-        shown = sum(1 for x, _ in labels if first <= x < first + count)
-        return -shown, abs(first + (count - 1) / 2 - centre)
-
-    first = min(range(game_map.width - count + 1), key=rank)
-    return first, first + count - 1
+    count = (width - margin - 2) // size[0]
+    return columns_around(game, labels, 0, game_map.width - 1, count)
 
 
 def map_legend(game: Game, colour: bool = True) -> list[str]:
