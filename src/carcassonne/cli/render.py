@@ -13,9 +13,11 @@ size=TILE_SIZE) -> list[str]``
     figure options); ``highlight`` draws corner brackets (the tile placed last); ``shade`` (0/1)
     alternates the ground colour so that neighbouring tiles stay distinguishable.
 
-``render_board(game, colour=True, *, labels=None, size=TILE_SIZE) -> list[str]``
+``render_board(game, colour=True, *, labels=None, size=TILE_SIZE, columns=None) -> list[str]``
     The whole placed area with x coordinates above and y coordinates on the left; ``labels`` maps
-    empty squares ``(x, y)`` to a short label drawn there (candidate squares for the drawn tile).
+    empty squares ``(x, y)`` to a short label drawn there (candidate squares for the drawn tile);
+    ``columns`` (first, last) draws only those columns, which :func:`board_columns` picks around
+    the action for a terminal too narrow for the whole board.
 
 For map games the play command calls ``render_map(game, colour=..., labels=...)`` from
 ``cli/render_map.py`` (the same keyword arguments and result as :func:`render_board`, and
