@@ -34,12 +34,14 @@ from ..game import (
     GameSummary,
     IllegalAction,
 )
-from ..tiles import KIND_NAMES, ROTATIONS
+from ..tiles import KIND_NAMES, ROTATIONS, TileType, tile_by_id
 from .errors import CommandError
 from .options import add_game_options, options_from_args
+from .panels import PANEL_WRITERS
 from .render import (
     PREVIEW_SIZE,
     TILE_SIZE,
+    board_columns,
     paint,
     render_board,
     seat_name,
@@ -47,6 +49,8 @@ from .render import (
     sgr,
     tile_block,
 )
+from .render_map import map_columns, map_legend, render_map
+from .tile_words import describe_tile
 
 HUMAN = "human"
 SEAT_KINDS = (HUMAN, *BOT_NAMES)
@@ -205,6 +209,12 @@ def play_game(
 # ------------------------------------------------------------------------------ descriptions
 
 
+def tile_words(tile: TileType) -> str:
+    """The tile as players see it, its id in brackets for those who type records:
+    ``a monastery with a road [base/A]``."""
+    return f"{describe_tile(tile)} [{tile.id}]"
+
+
 def _plural(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {plural or word + 's'}"
 
@@ -265,7 +275,8 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     """One score or game event in plain words, with its breakdown."""
     if not isinstance(event, ScoreEvent):
         if event.type == "discard":
-            return f"{event.detail.get('tile')} fits nowhere and was discarded."
+            tile = tile_words(tile_by_id(str(event.detail["tile"])))
+            return f"{tile[:1].upper()}{tile[1:]} fits nowhere and was discarded."
         who = f"{names[event.seat]}: " if event.seat is not None else ""
         return f"{who}{event.type.replace('-', ' ')}{_details(event.detail, names)}."
     paid = ", ".join(f"{names[s]} +{p}" for s, p in sorted(event.points.items()))
@@ -399,7 +410,7 @@ class _Session:
         """Apply ``action`` for ``seat`` and log it (``text`` overrides its description)."""
         game = self.game
         if text is None and isinstance(action, PlaceTile):
-            tile = game.current_tile.id if game.current_tile else "?"
+            tile = tile_words(game.current_tile) if game.current_tile else "?"
             text = f"placed {tile} at ({action.x}, {action.y}), rotation {action.rotation}°"
         elif text is None:
             text = figure_label(game, action)
@@ -441,26 +452,29 @@ class _Session:
         """The board in the largest tile size with which it fits the terminal.
 
         Preferably the whole board on screen; else the largest that fits the width (scrolling up
-        is better than wrapped lines); else the smallest.  Map games are drawn by the map
-        renderer when it is installed, with its legend (public chips) underneath.
+        is better than wrapped lines).  A board or map too wide for the terminal even at the
+        smallest size is cut to the columns around the action, and says so.  A map's legend
+        goes underneath.
         """
         game = self.game
-        renderer: Callable[..., list[str]] = render_board
-        legend: list[str] = []
-        if game.map is not None:
-            try:
-                from .render_map import map_legend, render_map
-            except ImportError:
-                pass
-            else:
-                renderer = render_map
-                legend = map_legend(game, self.colour)
-        boards = [renderer(game, self.colour, labels=labels, size=size) for size in BOARD_SIZES]
+        on_map = game.map is not None
+        draw: Callable[..., list[str]] = render_map if on_map else render_board
+        boards = [draw(game, self.colour, labels=labels, size=size) for size in BOARD_SIZES]
+        legend = map_legend(game, self.colour) if on_map else []
         wide_enough = [b for b in boards if _visible_len(b[-1]) <= self.width]
         chosen = next((b for b in wide_enough if len(b) <= self.rows - 2), None)
-        if chosen is None:
-            chosen = wide_enough[0] if wide_enough else boards[-1]
-        return chosen + legend
+        if chosen is not None or wide_enough:
+            return (chosen or wide_enough[0]) + legend
+        size = BOARD_SIZES[-1]
+        first, last = (map_columns if on_map else board_columns)(game, labels, size, self.width)
+        cut = draw(game, self.colour, labels=labels, size=size, columns=(first, last))
+        whole = max(_visible_len(line) for line in boards[-1])
+        goes_on = "┊: the map goes on" if on_map else "‹ ›: the board goes on"
+        note = (
+            f"Columns {first} to {last} shown ({goes_on}); a terminal {whole} columns wide "
+            "shows all of it."
+        )
+        return cut + legend + [self.dim(line) for line in _wrap("", note, self.width)]
 
     def scores_lines(self) -> list[str]:
         game = self.game
@@ -490,33 +504,46 @@ class _Session:
         return lines
 
     def panel_lines(self, seat: int) -> list[str]:
-        """Expansion panels from the deciding human's own view (others' secrets never get here).
-
-        An entry is shown when it is private to this seat (it differs from a spectator's view),
-        or when it is public and short; long public entries (every chip on a map) are what the
-        board and the event log already show.
-        """
+        """Expansion panels from the deciding human's own view (others' secrets never get here):
+        in sentences for the Bets and Map-Chips (:mod:`.panels`), key by key for the others."""
         game = self.game
         names = [seat_name(s) for s in range(game.players)]
         public = game.view(None)["expansions"]
         lines = []
         for name, panel in game.view(seat)["expansions"].items():
-            entries = []
-            for key, value in panel.items():
-                label = str(key).replace("_", " ")
-                text = _format_value(value, names)
-                private = public.get(name, {}).get(key) != value
-                if not private and len(text) > PANEL_PUBLIC_WIDTH:
-                    continue
-                if len(label) + len(text) + 4 <= self.width or not isinstance(value, list):
-                    entries.append(f"  {label}: {text}")
-                else:  # one item a line
-                    entries.append(f"  {label}:")
-                    entries += [f"    - {_format_value(item, names)}" for item in value]
+            writer = PANEL_WRITERS.get(name)
+            if writer is not None:
+                sentences = writer(game, panel, seat, self.colour)
+                entries = [line for text in sentences for line in _wrap("  ", text, self.width, 2)]
+            else:
+                entries = self.panel_entries(panel, public.get(name, {}), names)
             if entries:
                 lines.append(self.bold(name.replace("-", " ").capitalize()) + " (your view)")
                 lines += entries
         return lines
+
+    def panel_entries(
+        self, panel: dict[str, Any], public: dict[str, Any], names: list[str]
+    ) -> list[str]:
+        """An expansion's view key by key, for expansions without sentences of their own.
+
+        An entry is shown when it is private to this seat (it differs from a spectator's view),
+        or when it is public and short; long public entries are what the board and the event
+        log already show.
+        """
+        entries = []
+        for key, value in panel.items():
+            label = str(key).replace("_", " ")
+            text = _format_value(value, names)
+            private = public.get(key) != value
+            if not private and len(text) > PANEL_PUBLIC_WIDTH:
+                continue
+            if len(label) + len(text) + 4 <= self.width or not isinstance(value, list):
+                entries.append(f"  {label}: {text}")
+            else:  # one item a line
+                entries.append(f"  {label}:")
+                entries += [f"    - {_format_value(item, names)}" for item in value]
+        return entries
 
     def screen(self, seat: int, labels: dict[tuple[int, int], str]) -> None:
         game = self.game
@@ -528,8 +555,9 @@ class _Session:
         )
         self.say(self.bold(title))
         # What happened first: on a short terminal the board and the menu stay in view.
-        for line in self.log[self.recap[seat] :]:
-            self.say(line)
+        for entry in self.log[self.recap[seat] :]:
+            for line in _wrap_log(entry, self.width):
+                self.say(line)
         if self.notice:
             self.say(self.notice)
             self.notice = ""
@@ -691,8 +719,9 @@ class _Session:
             self.say(line)
         self.say()
         start = min(self.recap.values(), default=self.shown)
-        for line in self.log[start:]:
-            self.say(line)
+        for entry in self.log[start:]:
+            for line in _wrap_log(entry, self.width):
+                self.say(line)
         self.say()
         summary = GameSummary.of(game)
         sources = [s for s in FEATURE_SOURCES if any(s in b for b in summary.by_source)]
@@ -809,6 +838,27 @@ def _columns(entries: list[str], width: int, gap: int = 3) -> list[str]:
     return rows
 
 
+def _wrap(prefix: str, text: str, width: int, hang: int = 0) -> list[str]:
+    """``prefix`` + ``text`` wrapped at spaces to ``width`` visible columns (colour codes take
+    none); later lines start under the text, ``hang`` columns further in."""
+    if _visible_len(prefix + text) <= width:
+        return [prefix + text]
+    indent = " " * (_visible_len(prefix) + hang)
+    lines, line, empty = [], prefix, True
+    for word in text.split():
+        if not empty and _visible_len(f"{line} {word}") > width:
+            lines.append(line)
+            line, empty = indent, True
+        line, empty = (line + word if empty else f"{line} {word}"), False
+    return [*lines, line]
+
+
+def _wrap_log(line: str, width: int) -> list[str]:
+    """A log line wrapped to ``width``, its later lines indented under its first word."""
+    text = line.lstrip(" ")
+    return _wrap(line[: len(line) - len(text)], text, width, 4)
+
+
 def _with_commands(hint: str, width: int) -> list[str]:
     commands = "hint · h help · u undo · q quit"
     if len(hint) + 2 + len(commands) <= width:
@@ -846,7 +896,8 @@ class _TileMenu(_Menu):
         tile = s.game.current_tile
         assert tile is not None
         rotations = sorted({m.rotation for m in self.moves})
-        out = [f"{s.tag(self.seat)}: place tile {s.bold(tile.id)}. It fits in these rotations:"]
+        out = _wrap(s.tag(self.seat) + ": ", f"place {tile_words(tile)}.", s.width)
+        out.append("It fits in these rotations:")
         blocks = [tile_block(tile.orientations[r // 90], (), s.colour) for r in rotations]
         out.append("  " + "".join(f"{r}°".center(TILE_SIZE[0] + 3) for r in rotations))
         for row in range(TILE_SIZE[1]):
@@ -886,7 +937,7 @@ class _TileMenu(_Menu):
             if square not in self.squares:
                 if square in {(p.xy) for p in self.session.game.board.values()}:
                     return f"Square {square} already holds a tile."
-                return f"{tile.id} fits nowhere at {square}: pick a lettered square."
+                return f"This tile fits nowhere at {square}: pick a lettered square."
             return self._at(square, tokens[2:], str(square))
         return f"I did not understand {text!r}. " + self.hint
 
@@ -949,10 +1000,8 @@ class _ListMenu(_Menu):
         if self.figure_phase and game.last_placed is not None:
             placed = game.last_placed
             x, y = placed.xy
-            out.append(
-                f"{s.tag(self.seat)}: place a figure on {placed.tile.id} at ({x}, {y})? "
-                "The numbers show where each option stands."
-            )
+            question = f"place a figure on the tile at ({x}, {y})? The numbers show where each "
+            out += _wrap(f"{s.tag(self.seat)}: ", question + "option stands.", s.width)
             marks: dict[str, str] = {}
             for n, action in sorted(self.options.items()):
                 if isinstance(action, PlaceFigure):
