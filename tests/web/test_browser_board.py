@@ -206,3 +206,56 @@ def turn_gains(events: list[dict[str, Any]], players: int) -> dict[int | str, li
             for seat, points in event["points"].items():
                 row[int(seat)] += points
     return gains
+
+
+# Every expansion that adds a source of points, on the map: ten columns of sources.
+ALL_SOURCES = {"map": "france", "map_chips": True, "bets": True, "inns_cathedrals": True,
+               "traders_builders": True}  # fmt: skip
+
+
+def test_end_card_shows_every_column_and_the_total_with_every_expansion(
+    server: Server, browser: Any
+) -> None:
+    # Four bots play a whole game with every expansion; we watch it end on a desktop and on a
+    # phone. Every summary table on screen (the card over the board, the sidebar's) must lie
+    # inside its panel, the Total of every seat included: no column cut off or scrolled away.
+    names = ["Gina Longname", "Rolf", "Greedy bot 3", "Rita"]
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy" if i % 2 == 0 else "random", "name": name}
+                   for i, name in enumerate(names)],
+         "options": {**ALL_SOURCES, "seed": 3}}
+    )  # fmt: skip
+    screens = {
+        "desktop": {"viewport": {"width": 1280, "height": 800}},
+        "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    }
+    for screen, options in screens.items():
+        with browser_tests.open_page(browser, locale="en-GB", **options) as page:
+            page.goto(f"{server.url}/#/watch/{created['id']}")
+            expect(page.locator(".end-card")).to_be_visible(timeout=120_000)
+            expect(page.locator("[data-summary] .total")).to_have_count(len(names))
+            shot(page, f"29-end-card-every-expansion-{screen}")
+            page.locator("[data-summary]").scroll_into_view_if_needed()
+            shot(page, f"29-end-summary-every-expansion-{screen}")
+            tables = page.locator(".summary table").evaluate_all(
+                """tables => tables.filter((t) => t.offsetParent !== null).map((t) => {
+                    const box = t.closest(".panel").getBoundingClientRect();
+                    const pad = parseFloat(getComputedStyle(t.closest(".panel")).paddingRight);
+                    const right = box.right - pad;
+                    return {
+                        panel: t.closest(".panel").className,
+                        columns: t.querySelectorAll("thead th").length,
+                        overflow: t.getBoundingClientRect().right - right,
+                        totals: [...t.querySelectorAll(".total")].map(
+                            (c) => c.getBoundingClientRect().right - Math.min(right, innerWidth)),
+                    };
+                })"""
+            )
+            assert [t["panel"] for t in tables] == (
+                ["panel summary end-card", "panel summary"] if screen == "desktop"
+                else ["panel summary"]  # the phone's card keeps only the winner and the buttons
+            )  # fmt: skip
+            for table in tables:
+                assert table["overflow"] <= 0.5, (screen, table)
+                assert len(table["totals"]) == len(names), (screen, table)
+                assert all(over <= 0.5 for over in table["totals"]), (screen, table)

@@ -54,6 +54,11 @@ class GameScreen {
     this.boardWrap.append(this.banner, this.toast);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
+    // A resized window may change which table fits on the end card.
+    this.onResize = () => {
+      if (this.endCard) this.renderEnd();
+    };
+    window.addEventListener("resize", this.onResize);
     this.socket = new GameSocket(gameId, token, {
       onMessage: (m) => this.message(m),
       onStatus: (s) => {
@@ -65,6 +70,7 @@ class GameScreen {
   destroy() {
     this.board.destroy();
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
     this.socket.close();
     clearTimeout(this.toastTimer);
   }
@@ -419,12 +425,17 @@ class GameScreen {
     ];
   }
 
-  /** The end-of-game card over the board (until closed); the sidebar keeps the same summary. */
-  renderEnd() {
+  /**
+   * The end-of-game card over the board (until closed); the sidebar keeps the same summary.
+   * A row per seat reads best, but with several expansions that table is wider than the card:
+   * then the card turns it as the sidebar does (a row per source), so no column, least of all
+   * the Total, is cut off or hidden behind a scroll bar.
+   */
+  renderEnd(bySource = false) {
     if (this.endCard) this.endCard.remove();
     this.endCard = null;
     if (!this.state.summary || this.endClosed) return;
-    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true });
+    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource });
     card.querySelector(".summary-actions").before(scoreChart(this.events, this.info.seats));
     card.prepend(html("button", {
       class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",
@@ -435,6 +446,8 @@ class GameScreen {
     }, "✕"));
     this.endCard = html("div", { class: "end-overlay", role: "dialog", "aria-label": t("summary.title") }, card);
     this.boardWrap.appendChild(this.endCard);
+    const table = card.querySelector(".table-scroll");
+    if (!bySource && table.scrollWidth > table.clientWidth) this.renderEnd(true);
   }
 
   turnPanel() {
