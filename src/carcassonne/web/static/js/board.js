@@ -30,7 +30,7 @@ const FIT_SQUARE_PX = 120;
 // touch screen; with a mouse, small enough that a large map is shown whole on a laptop.
 const PLAYABLE_SQUARE_PX = { touch: 48, mouse: 32 };
 // A figure spot is pointed at within this radius (units) of where the figure stands: the closest
-// two spots of any tile are about 20 units apart, so the targets touch but never overlap.
+// two spots of any tile are about 20 units apart, so neighbouring targets barely meet.
 const SPOT_HIT_RADIUS = 10;
 // With a mouse a spot's target is at least this wide on screen (px); smaller, the board zooms
 // to the tile, to this many px per unit (a target of 28 px, a tile of 140 px).
@@ -82,7 +82,8 @@ export class BoardView {
     this.wholeMap = false;
     // The player chose ▦: the whole map stays in view even with squares under the playable size.
     this.wholeMapAsked = false;
-    // Counts the player's pans and zooms, to know whether they moved the view during a glide.
+    // Counts the views the player chose (pans, zooms, ⤢, ▦), to know whether they chose one
+    // while zoomed on a tile (then the view does not go back).
     this.moves = 0;
     // While figure spots are chosen on a zoomed-in tile: that tile and the view to go back to.
     this.focus = null;
@@ -416,20 +417,25 @@ export class BoardView {
     this.scale = scale;
     this.tx = width / 2 - ((x0 + x1) / 2) * scale;
     this.ty = top + height / 2 - ((y0 + y1) / 2) * scale;
-    if (this.bounds) {
-      // On a map, use the room the box leaves to show more map rather than sea: slide the view
-      // inside the map where the map is larger than the view, centre the map where it is not.
-      const c = this.contentBox();
-      const inside = (t, lo, hi, pad, room) => {
-        const span = (hi - lo) * scale;
-        if (span <= room) return pad + (room - span) / 2 - lo * scale;
-        return Math.min(pad - lo * scale, Math.max(pad + room - hi * scale, t));
-      };
-      this.tx = inside(this.tx, c.x0, c.x1, 0, width);
-      this.ty = inside(this.ty, c.y0, c.y1, top, height);
-    }
+    // On a map, use the room the box leaves to show more map rather than sea.
+    if (this.bounds) this.slideInside(this.contentBox(), room);
     this.apply();
     this.fitted = true;
+  }
+
+  /**
+   * Slide the view (at its scale) inside the world box where the box is larger than the room,
+   * and centre the box where it is not: no more of the table or the sea than needed.
+   */
+  slideInside(box, { top, width, height }) {
+    const s = this.scale;
+    const inside = (t, lo, hi, pad, room) => {
+      const span = (hi - lo) * s;
+      if (span <= room) return pad + (room - span) / 2 - lo * s;
+      return Math.min(pad - lo * s, Math.max(pad + room - hi * s, t));
+    };
+    this.tx = inside(this.tx, box.x0, box.x1, 0, width);
+    this.ty = inside(this.ty, box.y0, box.y1, top, height);
   }
 
   /**
@@ -438,7 +444,8 @@ export class BoardView {
    * Left alone while the spots of a tile are chosen (the view is zoomed on that tile).
    */
   follow() {
-    if (this.focus) return;
+    const room = this.room();
+    if (this.focus || !room) return;
     cancelAnimationFrame(this.glide);
     const playable = this.playableScale();
     if (this.wholeMap && this.bounds && (this.wholeMapAsked || this.scaleToFit(this.contentBox(), FIT_MAX_SCALE) >= playable)) {
@@ -454,12 +461,12 @@ export class BoardView {
     // now, the newest tile and the squares where the drawn tile may go (or, if even these do
     // not fit, the newest tile in the middle).
     const near = this.squaresBox([...(this.last ? [this.last] : []), ...this.extra]);
-    const room = this.room();
     const fits = near && (near.x1 - near.x0) * playable <= room.width && (near.y1 - near.y0) * playable <= room.height;
     const centre = fits || !this.last ? near || box : this.squaresBox([this.last]);
     this.scale = playable;
     this.tx = room.width / 2 - ((centre.x0 + centre.x1) / 2) * playable;
     this.ty = room.top + room.height / 2 - ((centre.y0 + centre.y1) / 2) * playable;
+    this.slideInside(box, room);
     this.apply();
     this.fitted = true;
   }

@@ -495,16 +495,14 @@ class GameScreen {
         html("button", { disabled: !canUndo, onclick: () => this.undo(), "data-action": "undo" }, `↶ ${t("turn.undo")}`));
     }
     const step = this.turnStep();
-    if (step === "figure" && phase === "tile") {
+    if (step === "figure") {
       side.append(html("div", { class: "turn-hint" }, t("turn.hint_figure")), this.figureChoice());
-    } else if (mine && phase === "tile") {
+    } else if (step === "tile" || step === "placed") {
       side.append(
         html("div", { class: "row rotate" },
           html("button", { title: t("turn.rotate_left"), "aria-label": t("turn.rotate_left"), onclick: () => this.rotate(-1), "data-action": "rotate-left" }, "⟲"),
           html("button", { title: t("turn.rotate_right"), "aria-label": t("turn.rotate_right"), onclick: () => this.rotate(1), "data-action": "rotate-right" }, "⟳")),
-        html("div", { class: "turn-hint" }, this.pending ? t("board.hint_placed") : t("turn.hint_tile")));
-    } else if (mine && phase === "figure") {
-      side.append(html("div", { class: "turn-hint" }, t("turn.hint_figure")), this.figureChoice());
+        html("div", { class: "turn-hint" }, step === "placed" ? t("board.hint_placed") : t("turn.hint_tile")));
     } else if (phase === "over") {
       side.append(html("div", {}, t("turn.over")));
     } else {
