@@ -171,9 +171,8 @@ def confirm_turn(page: Page, tap: bool = False) -> None:
         else:
             page.keyboard.press("Enter")
 
-    expect(page.locator('[data-turn-step="placed"]')).to_be_attached()
+    expect(page.locator(".hl-pending")).to_be_attached()
     confirm()
-    expect(page.locator('[data-turn-step="placed"]')).not_to_be_attached()
     if page.locator('[data-turn-step="figure"]').count():
         confirm()
 

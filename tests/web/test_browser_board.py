@@ -278,7 +278,7 @@ def test_clicking_the_placed_tile_again_turns_it_and_never_places_a_figure(
     my_turn(page)
     preview = page.locator(".tile-preview")
     page.locator('[data-square="0,1"]').click()
-    expect(page.locator('[data-turn-step="placed"]')).to_be_attached()
+    expect(page.locator(".hl-pending")).to_be_attached()
     box = page.locator(".hl-pending").bounding_box()
     assert box
     middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -330,16 +330,17 @@ def test_france_figure_spots_are_large_enough_at_the_whole_map_with_a_mouse(
         whole = board_scale(page)
         assert 2 * 10 * whole < POINTER_PX  # the whole map: a tile is far too small to point in
         page.locator(".hl-legal").first.click()
-        page.keyboard.press("Enter")
-        expect(page.locator('[data-turn-step="figure"]')).to_be_attached()
+        page.keyboard.press("Enter")  # the tile is confirmed: now its figure
         spots = page.locator(".layer-spots .spot")
-        expect(spots.first).to_be_attached()
         # The board glides to the tile until every spot's target is large enough.
         page.wait_for_function(
-            """px => [...document.querySelectorAll(".layer-spots .spot")].every((s) => {
-                const r = s.getBoundingClientRect();
-                return r.width >= px && r.height >= px;
-            })""",
+            """px => {
+                const spots = [...document.querySelectorAll(".layer-spots .spot")];
+                return spots.length > 0 && spots.every((s) => {
+                    const r = s.getBoundingClientRect();
+                    return r.width >= px && r.height >= px;
+                });
+            }""",
             arg=POINTER_PX,
             timeout=5_000,
         )
