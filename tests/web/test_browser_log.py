@@ -14,7 +14,15 @@ from collections import Counter
 from typing import Any
 
 from playwright.sync_api import Browser, expect
-from test_browser import Server, browser, open_page, page, server, shot  # noqa: F401  (fixtures)
+from test_browser import (  # noqa: F401  (fixtures)
+    Server,
+    browser,
+    confirm_turn,
+    open_page,
+    page,
+    server,
+    shot,
+)
 
 from carcassonne.board import RING, encode
 from carcassonne.bots import make_bot
@@ -311,7 +319,7 @@ def test_hotseat_banner_names_the_seat_to_play(
     open_seat(page, server, body, "hotseat")
     expect(page.locator(".banner")).to_have_text("Player 1, your turn: place the tile")
     page.locator('[data-square="0,-1"]').click()
-    page.keyboard.press("Enter")
+    confirm_turn(page)
     expect(page.locator(".banner")).to_have_text(
         "Player 2, your turn: place the tile", timeout=15_000
     )
@@ -331,11 +339,11 @@ def test_final_settlement_outlines_the_office_and_each_candidate(
     state_url, token = open_seat(page, server, body)
     page.locator('[data-square="1,0"]').click()
     expect(page.locator(".tile-preview")).to_have_attribute("data-rotation", "0")
-    page.keyboard.press("Enter")
+    confirm_turn(page)
     page.locator('[data-decision="bet"] [data-bet="3/6"]').click()
     expect(page.locator(".hl-legal").first).to_be_attached(timeout=15_000)
     page.locator(".hl-legal").first.click()
-    page.keyboard.press("Enter")
+    confirm_turn(page)
     decision = page.locator('[data-decision="settle-final"]')
     expect(decision).to_be_visible(timeout=15_000)
     # No drawn tile any more: no empty tile frame in the turn panel.
@@ -394,7 +402,7 @@ def test_summary_shows_whole_seat_names(server: Server, page: Any) -> None:  # n
         page.wait_for_selector(".hl-legal, [data-summary]", timeout=15_000)
         if page.locator(".hl-legal").count():
             page.locator(".hl-legal").first.click()
-            page.keyboard.press("Enter")
+            confirm_turn(page)
         page.wait_for_timeout(100)
     page.locator('[data-end="close"]').click()
     headers = page.locator("[data-summary] .seat-short")

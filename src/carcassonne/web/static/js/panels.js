@@ -324,10 +324,11 @@ const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "
 
 /**
  * End of game: the winner, and where every seat's points came from. `extra` are the buttons
- * under the table (record, replay, new game). The `card` (over the board) has a row per seat;
- * the narrow sidebar has a row per source and a column per seat.
+ * under the table (record, replay, new game). The `card` (over the board) has a row per seat
+ * unless `bySource`; the narrow sidebar always has a row per source and a column per seat (it
+ * fits however many sources the expansions bring).
  */
-export function summaryPanel(summary, seats, extra = [], { card = false } = {}) {
+export function summaryPanel(summary, seats, extra = [], { card = false, bySource = !card } = {}) {
   const found = new Set();
   for (const bySource of summary.by_source) for (const key of Object.keys(bySource)) found.add(key);
   const sources = [...SOURCE_ORDER.filter((s) => found.has(s)), ...[...found].filter((s) => !SOURCE_ORDER.includes(s)).sort()];
@@ -338,7 +339,7 @@ export function summaryPanel(summary, seats, extra = [], { card = false } = {}) 
     ? html("span", { class: "trophy", title: t("summary.winner_mark") }, html("span", { "aria-hidden": "true" }, " ★"), html("span", { class: "visually-hidden" }, ` (${t("summary.winner_mark")})`))
     : null);
   let table;
-  if (card) {
+  if (!bySource) {
     table = html("table", {},
       html("thead", {}, html("tr", {}, html("th", { scope: "col" }, t("summary.seat")),
         sources.map((s) => html("th", { scope: "col" }, sourceName(s))), html("th", { scope: "col" }, t("summary.total")))),
