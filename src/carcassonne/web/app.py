@@ -407,7 +407,9 @@ def _encode(data: Any) -> bytes:
     return encode(data).encode("utf-8")
 
 
-async def _finished_game_answer(request: Request, kind: str, build: Callable[[Room], Any]) -> bytes:
+async def _finished_game_answer(
+    request: Request, kind: str, build: Callable[[Room], bytes]
+) -> bytes:
     """A finished game's record or replay, built once (in a worker thread, so that the event
     loop keeps serving while the game is replayed) and then answered from the cache."""
     cache: replay.ReplayCache = request.app.state.replays
@@ -415,13 +417,14 @@ async def _finished_game_answer(request: Request, kind: str, build: Callable[[Ro
     body = cache.get(key)
     if body is None:
         room = await _room(request)
-        body = await asyncio.to_thread(lambda: _encode(build(room)))
+        body = await asyncio.to_thread(build, room)
         cache.put(key, body)
     return body
 
 
 async def game_record(request: Request) -> Response:
-    body = await _finished_game_answer(request, "record", replay.record_of)
+    # the record file itself, which pages save as it is (docs/web.md: integers)
+    body = await _finished_game_answer(request, "record", replay.record_file)
     filename = f"carcassonne-{request.path_params['game_id']}.json"
     return Response(
         body,
@@ -431,7 +434,9 @@ async def game_record(request: Request) -> Response:
 
 
 async def game_replay(request: Request) -> Response:
-    body = await _finished_game_answer(request, "replay", replay.frames_of_room)
+    body = await _finished_game_answer(
+        request, "replay", lambda room: _encode(replay.frames_of_room(room))
+    )
     return Response(body, media_type="application/json")
 
 

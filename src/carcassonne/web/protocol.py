@@ -27,7 +27,12 @@ MAX_MESSAGE_BYTES = 64 * 1024
 MAX_ACTIONS_PER_MESSAGE = 2
 MAX_NAME_LENGTH = 24
 MAX_STACK = 400
-MAX_SEED = 2**63 - 1
+#: the largest integer a browser's numbers hold exactly (JavaScript's Number.MAX_SAFE_INTEGER):
+#: every integer the protocol carries, either way, lies within ±this (docs/web.md)
+MAX_SAFE_INTEGER = 2**53 - 1
+#: seeds a client may choose and the server draws: a page rounds any larger one it reads, and
+#: a record saved from such a page would then replay another shuffle
+MAX_SEED = MAX_SAFE_INTEGER
 MAX_PLY = 10**6
 SEAT_KINDS = ("human", "bot")
 #: think times a web client may give a bot (seconds per decision)

@@ -21,7 +21,13 @@ from collections import OrderedDict
 from typing import Any
 
 from ..formats.actions import action_to_json
-from ..formats.record import RecordError, read_record, record_from_game, replay_record
+from ..formats.record import (
+    RecordError,
+    dumps_record,
+    read_record,
+    record_from_game,
+    replay_record,
+)
 from ..game import Game, GameOptions, GameSummary
 from .protocol import (
     MAX_NAME_LENGTH,
@@ -84,6 +90,11 @@ def _record_seats(room: Room) -> list[dict[str, str]]:
 def record_of(room: Room) -> dict[str, Any]:
     _require_finished(room)
     return record_from_game(room.game, _record_seats(room))
+
+
+def record_file(room: Room) -> bytes:
+    """The record as ``carcassonne simulate --save-records`` writes it: one move a line."""
+    return dumps_record(record_of(room)).encode("utf-8")
 
 
 def frames_of_room(room: Room) -> dict[str, Any]:

@@ -10,7 +10,7 @@
 // browser only offers what they listed.
 
 import { t, has } from "./i18n.js";
-import { api, GameSocket } from "./api.js";
+import { apiFile, GameSocket } from "./api.js";
 import { html, svg } from "./svg.js";
 import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
@@ -628,14 +628,16 @@ class GameScreen {
     return reasons.length ? html("ul", { class: "plain turn-hint wine-why" }, reasons.map((r) => html("li", {}, r))) : null;
   }
 
+  /** Saves the server's record byte for byte: parsed here, its seed could be rounded. */
   async download() {
     try {
-      const record = await api(`/api/games/${this.gameId}/record`);
-      const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
-      const a = html("a", { href: URL.createObjectURL(blob), download: `carcassonne-${this.gameId}.json` });
+      const record = await apiFile(`/api/games/${encodeURIComponent(this.gameId)}/record`);
+      const url = URL.createObjectURL(record);
+      const a = html("a", { href: url, download: `carcassonne-${this.gameId}.json` });
       document.body.appendChild(a);
       a.click();
       a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
       this.showError(error.message);
     }

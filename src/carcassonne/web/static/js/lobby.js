@@ -124,12 +124,12 @@ export function mountLobby(container) {
         map: state.options.map ? "france" : null,
         map_chips: state.options.map_chips,
         traders_builders: state.options.traders_builders,
-        seed: state.seed.trim() === "" ? null : Number(state.seed),
+        seed: typedSeed(state.seed),
       },
       hotseat: state.hotseat,
     };
-    if (body.options.seed !== null && !Number.isInteger(body.options.seed)) {
-      state.error = t("lobby.bad_seed");
+    if (body.options.seed === undefined) {
+      state.error = t("lobby.bad_seed", { max: Number.MAX_SAFE_INTEGER });
       render();
       return;
     }
@@ -234,4 +234,15 @@ export function mountLobby(container) {
 
   render();
   return { relabel: render };
+}
+
+/**
+ * The seed typed in: null for none, undefined if it is not decimal digits up to 2^53 - 1 (the
+ * server's bound: a larger number would be rounded on its way, docs/web.md).
+ */
+function typedSeed(text) {
+  const digits = text.trim();
+  if (digits === "") return null;
+  if (!/^[0-9]+$/.test(digits) || BigInt(digits) > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  return Number(digits);
 }

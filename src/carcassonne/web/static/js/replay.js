@@ -22,8 +22,10 @@ export function mountReplay(container, [gameId]) {
       const file = input.files[0];
       if (!file) return;
       try {
-        const record = JSON.parse(await file.text());
-        start(await api("/api/replay", { method: "POST", body: record }));
+        JSON.parse(await file.text()); // only to say so here if it is not JSON at all
+        // The file goes as it is: parsed and written again here, a seed beyond 2^53 would be
+        // rounded and the server would replay another shuffle.
+        start(await api("/api/replay", { method: "POST", raw: file }));
       } catch (e) {
         showUpload(e instanceof SyntaxError ? t("replay.not_json") : e.message);
       }
