@@ -34,6 +34,7 @@ PAYING = {
     ("monastery", "completed"), ("monastery", "final"), ("monastery", "abbot-recall"),
     ("garden", "completed"), ("garden", "final"), ("garden", "abbot-recall"),
     ("field", "final"),
+    ("inn", "completed"), ("cathedral", "completed"), ("goods", "final"),
     ("bet", "completed"), ("bet", "final"),
     ("map-chip", "collected"),
     ("wine", "export"), ("wine", "town"),
@@ -50,8 +51,19 @@ def played(options: GameOptions, bot: str) -> Game:
 
 def games() -> list[Game]:
     """Games that together score every kind of event (greedy bots complete gardens and
-    monasteries; random ones spread figures, so ties and lost bets happen)."""
+    monasteries; random ones spread figures, so ties and lost bets happen; greedy ones with
+    Inns & Cathedrals, Traders & Builders and small cities scoring 2 complete inns, cathedrals
+    and two-tile cities, and win fields with a pig, alone and tied with a seat without one)."""
     out = [played(GameOptions(players=2, abbot=True, seed=10), "greedy")]
+    for seed in (1, 2):
+        options = GameOptions(
+            players=3,
+            inns_cathedrals=True,
+            traders_builders=True,
+            small_city_scores_2=True,
+            seed=seed,
+        )
+        out.append(played(options, "greedy"))
     for seed in range(4):
         out.append(
             played(GameOptions(players=3, abbot=True, bets=True, river=True, seed=seed), "random")
@@ -81,6 +93,31 @@ def chip_numbers(chip: str) -> list[int]:
     return [int(n) for n in NUMBER.findall(chip)]
 
 
+def per_tile(game: Game, event: ScoreEvent) -> int:
+    """What a tile (and coat of arms) of the event's city or road pays, by the rules: a city 2,
+    or 1 unfinished or small with the variant (D37); a road 1; with an inn 2 and a cathedral 3
+    when completed, nothing unfinished (D34)."""
+    completed = event.reason == "completed"
+    if event.source in ("inn", "cathedral"):
+        return (2 if event.source == "inn" else 3) if completed else 0
+    if event.source == "city":
+        small = event.tiles == 2 and game.options.small_city_scores_2
+        return 2 if completed and not small else 1
+    return 1
+
+
+def field_numbers(game: Game, event: ScoreEvent) -> list[int]:
+    """A field's sentences, one per rate: each winner gets 3 per completed city, or 4 with a
+    pig in the field (D45, only with Traders & Builders)."""
+    cities = event.detail["completed_cities"]
+    numbers = []
+    for got in set(event.points.values()):
+        rate, rest = divmod(got, cities)
+        assert rest == 0 and rate in ((3, 4) if game.options.traders_builders else (3,))
+        numbers += [got, cities, rate, got]
+    return numbers
+
+
 def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
     """Every number the sentence must hold (None: the log leaves out an event paying nothing)."""
     points = max(event.points.values(), default=0)
@@ -89,7 +126,9 @@ def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
     if event.source == "bet":
         paid = [points] if detail["paid"] else []
         return [*square, *chip_numbers(detail["chip"]), *paid, detail["tiles"]]
-    if not points:
+    # An unfinished road with an inn or city with a cathedral pays its owners 0: news.
+    marked_nothing = event.source in ("inn", "cathedral") and event.points
+    if not points and not marked_nothing:
         return None
     # Who had how many figures is said when several seats shared a feature.
     figures = list(event.figures.values()) if len(event.figures) > 1 else []
@@ -97,14 +136,15 @@ def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
         return [*square, points]
     if event.source == "wine":
         return [*detail["chips"], points]
+    if event.source == "goods":
+        return [detail["tokens"], points]
     if event.source == "field":
-        return [points, detail["completed_cities"], 3, points, *figures]
-    if event.source == "city":
-        each = 2 if event.reason == "completed" else 1
+        return [*field_numbers(game, event), *figures]
+    if event.source in ("city", "cathedral"):
         arms = [event.coats_of_arms] if event.coats_of_arms else []
-        return [points, event.tiles, *arms, each, points, *figures]
-    if event.source == "road":
-        return [points, event.tiles, 1, points, *figures]
+        return [points, event.tiles, *arms, per_tile(game, event), points, *figures]
+    if event.source in ("road", "inn"):
+        return [points, event.tiles, per_tile(game, event), points, *figures]
     # A monastery or garden: 1 + its neighbours, at the square the abbot left if recalled.
     around = neighbours(game, event)
     assert points == 1 + around
@@ -135,6 +175,12 @@ def test_every_score_sentence_holds_the_events_own_numbers(
     scored = [(g, e) for g in games() for e in g.events if isinstance(e, ScoreEvent)]
     kinds = {(e.source, e.reason) for _, e in scored if e.points and max(e.points.values()) > 0}
     assert kinds >= PAYING, f"the games scored no {sorted(PAYING - kinds)}"
+    field_rates = [
+        sorted({p // e.detail["completed_cities"] for p in e.points.values()})
+        for _, e in scored
+        if e.source == "field" and e.detail["completed_cities"]
+    ]
+    assert [4] in field_rates and [3, 4] in field_rates, "no field won with a pig, alone and tied"
     events = [public_event(e) for _, e in scored]
     for lang in LANGUAGES:
         texts = describe_all(page, server.url, events, lang)
@@ -166,15 +212,21 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
         score("monastery", "completed", {1: 9}, figures={"1": 1}, squares=[[2, 3]]),
         score("garden", "abbot-recall", {0: 4}, detail={"square": [1, -1], "value": 4}),
         score(
-            "city", "completed", {0: 8, 1: 8}, tiles=3, coats_of_arms=1, figures={"0": 1, "1": 1}
+            "city",
+            "completed",
+            {0: 8, 1: 8},
+            tiles=3,
+            coats_of_arms=1,
+            figures={"0": 1, "1": 1},
+            detail={"value": 8, "per_tile": 2},
         ),  # fmt: skip
-        score("road", "final", {2: 3}, tiles=3, figures={"2": 1}),
+        score("road", "final", {2: 3}, tiles=3, figures={"2": 1}, detail={"per_tile": 1}),
         score(
             "field",
             "final",
             {0: 6},
             figures={"0": 2, "1": 1},
-            detail={"completed_cities": 2, "value": 6},
+            detail={"completed_cities": 2, "value": 6, "per_city": {"0": 3}},
         ),  # fmt: skip
         score("field", "final", {1: 0}, figures={"1": 1}, detail={"completed_cities": 0}),
         score("map-chip", "collected", {1: 2}, detail={"square": [4, 5], "colour": "orange"}),

@@ -14,11 +14,13 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from ..actions import PlaceFigure, PlaceTile
+from ..board import encode
 from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
-from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -339,3 +341,34 @@ def public_event(event: Event) -> dict[str, Any]:
         data["event"] = data.pop("type")
         data["type"] = "event"
     return data
+
+
+def public_moves(game: Game) -> list[dict[str, Any]]:
+    """Every tile placed by a seat, with the figure put on it, for the move log.
+
+    ``turn`` matches the events' (a tile's own turn count is taken before it is placed), so the
+    log can interleave the two.  Only placements and figures are told: everything else a seat
+    decides is either an event already (a bet placed, face down; wine sold or kept) or, for the
+    bet, hidden — the chip's value never appears here.
+    """
+    moves: list[dict[str, Any]] = []
+    previous = None
+    for _seat, action in game.history:
+        if isinstance(action, PlaceTile):
+            placed = game.board[encode(action.x, action.y)]
+            moves.append(
+                {
+                    "turn": placed.turn + 1,
+                    "seat": placed.seat,
+                    "tile": placed.tile.id,
+                    "x": action.x,
+                    "y": action.y,
+                    "rotation": action.rotation,
+                    "figure": None,
+                }
+            )
+        elif isinstance(action, PlaceFigure) and isinstance(previous, PlaceTile):
+            # the figure step comes right after its tile (a figure goes on the tile just placed)
+            moves[-1]["figure"] = {"figure": action.figure, "location": action.location}
+        previous = action
+    return moves
