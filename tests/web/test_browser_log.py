@@ -9,7 +9,9 @@ neighbours counted on the board, a field's completed cities, the square, the chi
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections import Counter
 from typing import Any
 
@@ -468,3 +470,162 @@ def test_rules_gallery_names_tiles_in_words(server: Server, page: Any) -> None: 
     )
     page.select_option("#language", "fr")
     expect(caption).to_have_text("D · Ville et route ×4")
+
+
+# ------------------------------------------------------------------ item 21: pig fields, moves
+
+
+def test_d45_a_field_with_a_pig_says_4_per_city(server: Server, page: Any) -> None:  # noqa: F811
+    # Ana's pig stands in the field: 4 per city; Bob ties without one: 3 (D45).
+    field = {"completed_cities": 2, "value": 6}
+    events = [
+        score("field", "final", {0: 8}, figures={"0": 1}, detail={**field, "per_city": {"0": 4}}),
+        score(
+            "field",
+            "final",
+            {0: 8, 1: 6},
+            figures={"0": 1, "1": 1},
+            detail={**field, "per_city": {"0": 4, "1": 3}},
+        ),
+    ]
+    assert describe_all(page, server.url, events, "en") == [
+        "Ana scores 8 for a field at the end: 2 completed cities × 4 = 8.",
+        "Ana scores 8 for a field at the end: 2 completed cities × 4 = 8."
+        " Bob scores 6 for a field at the end: 2 completed cities × 3 = 6."
+        " Farmers: Ana ×1, Bob ×1.",
+    ]
+    assert describe_all(page, server.url, events[:1], "fr") == [
+        "Ana marque 8 pour un pré en fin de partie : 2 villes achevées × 4 = 8."
+    ]
+    assert describe_all(page, server.url, events[:1], "ro") == [
+        "Ana primește 8 pentru un câmp la final: 2 orașe terminate × 4 = 8."
+    ]
+
+
+#: every betting chip's name (docs/rules.md §3): none may show before the chip is flipped
+CHIPS = ("2/6", "3/5", "3/6", "4/7", "5/8")
+# Ana's road, then two greedy bots on betting offices (each seat bets on both), Ana again.
+MOVES_STACK = ["base/U", "bets/01", "bets/02", "base/V", "base/E", "base/K", "base/U", "base/B"]
+
+
+def act(srv: Server, game_id: str, token: str, actions: list[Any], ply: int) -> dict[str, Any]:
+    """Play ``actions`` for the token's seat over HTTP; the state after them."""
+    request = urllib.request.Request(
+        f"{srv.url}/api/games/{game_id}/actions",
+        data=json.dumps({"actions": actions, "ply": ply}).encode(),
+        headers={"content-type": "application/json", "authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+def test_the_log_tells_every_move_and_marks_each_seat(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    body = {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"},
+                      {"kind": "bot", "bot": "greedy"}],
+            "options": {"bets": True, "stack": MOVES_STACK}}  # fmt: skip
+    created = server.create(body)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(f"{server.url}/#/play/{game_id}/{token}")
+    state_url = f"{server.url}/api/games/{game_id}/state"
+    expect(page.locator("[data-square]").first).to_be_attached(timeout=15_000)
+    # Ana plays the first legal tile without a figure and passes every bet, until her second tile.
+    placed = 0
+    for _ in range(300):
+        now = state(page, state_url, token)
+        view = now["view"]
+        if view["to_move"] == 0 and view["phase"] == "tile":
+            if placed == 1:
+                break
+            first = view["legal_actions"][0]
+            act(server, game_id, token, [first, {"type": "pass"}], now["ply"])
+            placed += 1
+        elif view["to_move"] == 0 and view.get("legal_actions"):
+            act(server, game_id, token, [{"type": "pass"}], now["ply"])
+        else:
+            page.wait_for_timeout(100)
+    now = state(page, state_url, token)
+    tiles = [t for t in now["view"]["tiles"] if t["seat"] is not None]
+    assert [t["seat"] for t in tiles] == [0, 1, 2], "Ana and each bot placed a tile"
+    log = page.locator(".log")
+    moves = log.locator('[data-event="move"]')
+    expect(moves).to_have_count(3, timeout=15_000)
+    # Newest first; Ana's straight road has no figure; each bot is numbered.
+    expect(moves.nth(2)).to_contain_text("T1Ana places a tile at (1, 0): Road.")
+    names = {0: "Ana", 1: "Greedy bot 1", 2: "Greedy bot 2"}
+    for entry, tile in zip(moves.all(), reversed(tiles), strict=True):
+        who, square = names[tile["seat"]], f"({tile['x']}, {tile['y']})"
+        expect(entry).to_contain_text(f"T{tile['turn'] + 1}{who} places a tile at {square}: ")
+        assert entry.get_attribute("data-log-seats") == str(tile["seat"])
+    expect(page.locator(".scores")).to_contain_text("Greedy bot 1")
+    expect(page.locator(".scores")).to_contain_text("Greedy bot 2")
+    # The bots' bets on the second office are still face down: the log says who, never what.
+    bets = log.locator('[data-event="bet"]')
+    expect(bets.first).to_be_attached()
+    bet_texts = bets.evaluate_all("els => els.map(e => e.textContent)")
+    second = f"({tiles[2]['x']}, {tiles[2]['y']})"
+    assert {re.sub(r"^T\d+", "", t) for t in bet_texts} >= {
+        f"{names[seat]} places a chip face down on the office at {second}." for seat in (1, 2)
+    }
+    offices = now["view"]["expansions"]["bets"]["offices"]
+    assert any(c["chip"] is None for o in offices for c in o["chips"]), "a chip is still hidden"
+    # Nothing about the second office names a chip (the first may have been settled, face up).
+    for text in log.locator(".entry").evaluate_all("els => els.map(e => e.textContent)"):
+        assert second not in text or not any(chip in text for chip in CHIPS), text
+    # Each line carries the colour mark of every seat it concerns, in that seat's colour.
+    colours = {
+        seat: page.locator(f'.scores tr[data-seat="{seat}"] .swatch > circle').get_attribute("fill")
+        for seat in names
+    }
+    assert len(set(colours.values())) == 3
+    for entry in log.locator("[data-log-seats]").all():
+        seats = [int(s) for s in (entry.get_attribute("data-log-seats") or "").split()]
+        fills = entry.locator(".log-marks .swatch > circle").evaluate_all(
+            "els => els.map(e => e.getAttribute('fill'))"
+        )
+        assert fills == [colours[s] for s in seats]
+    # Each seat's last tile is outlined in its colour.
+    outlines = page.locator(".layer-marks .hl-seat-last").evaluate_all(
+        """els => els.map(e => [Number(e.dataset.seatLast),
+            Math.floor(Number(e.getAttribute('x')) / 100),
+            Math.floor(Number(e.getAttribute('y')) / 100), e.getAttribute('stroke')])"""
+    )
+    assert sorted(outlines) == [[t["seat"], t["x"], t["y"], colours[t["seat"]]] for t in tiles]
+    shot(page, "24-log-every-move")
+
+
+def test_wine_marked_only_on_chips_that_make_one(server: Server, page: Any) -> None:  # noqa: F811
+    # Ana: an orange 2 and 1 (one wine, the 2; the 1 is spare); Bob: three purple 1s (one wine
+    # of two 1s, one spare) and a light blue 1 (no wine); Cy: none.
+    chip = lambda colour, value: {"colour": colour, "value": value}  # noqa: E731
+    in_front = [
+        [chip("orange", 2), chip("orange", 1)],
+        [chip("purple", 1), chip("light-blue", 1), chip("purple", 1), chip("purple", 1)],
+        [],
+    ]
+    page.goto(server.url + "/")
+    marked_wines = page.evaluate(
+        """async (inFront) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { winePanel } = await import("/static/js/panels.js");
+            await i18n.setLanguage("en");
+            const seats = ["blue", "yellow", "green"].map((colour) => ({ name: "S", colour }));
+            const chips = { in_front: inFront, towns: [], face_down: [], sold: 0 };
+            const view = { expansions: { "map-chips": chips } };
+            const panel = winePanel({ seats }, view);
+            return [...panel.querySelectorAll("[data-wine-seat]")].map((row) => ({
+                wines: [...row.querySelectorAll(".ready")].map((w) => [
+                    ...w.querySelectorAll("[data-wine-chip]")].map((c) => c.dataset.wineChip)),
+                ready: row.querySelectorAll(".wine-ready").length,
+                chips: row.querySelectorAll("[data-wine-chip]").length,
+            }));
+        }""",
+        in_front,
+    )
+    assert marked_wines == [
+        {"wines": [["orange:2"]], "ready": 1, "chips": 2},
+        {"wines": [["purple:1", "purple:1"]], "ready": 1, "chips": 4},
+        {"wines": [], "ready": 0, "chips": 0},
+    ]
