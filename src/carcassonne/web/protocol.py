@@ -347,17 +347,19 @@ def public_moves(game: Game) -> list[dict[str, Any]]:
     """Every tile placed by a seat, with the figure put on it, for the move log.
 
     ``turn`` matches the events' (a tile's own turn count is taken before it is placed), so the
-    log can interleave the two.  Only placements and figures are told: everything else a seat
-    decides is either an event already (a bet placed, face down; wine sold or kept) or, for the
-    bet, hidden — the chip's value never appears here.
+    log can interleave the two; ``ply`` is the placement's index in the history (the figure's is
+    the next), so a replay shows each move from its own step.  Only placements and figures are
+    told: everything else a seat decides is an event already (a bet placed, face down; wine sold
+    or kept), and a bet's chip is hidden, so it never appears here.
     """
     moves: list[dict[str, Any]] = []
     previous = None
-    for _seat, action in game.history:
+    for ply, (_seat, action) in enumerate(game.history):
         if isinstance(action, PlaceTile):
             placed = game.board[encode(action.x, action.y)]
             moves.append(
                 {
+                    "ply": ply,
                     "turn": placed.turn + 1,
                     "seat": placed.seat,
                     "tile": placed.tile.id,

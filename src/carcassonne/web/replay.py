@@ -29,6 +29,7 @@ from .protocol import (
     check_map,
     default_seat_name,
     public_event,
+    public_moves,
     public_options,
     seat_public,
 )
@@ -233,6 +234,7 @@ def frames(
             "board": board_info(game),
         },
         "frames": out,
+        "moves": public_moves(game),
         "summary": {
             "scores": summary.scores,
             "by_source": summary.by_source,
