@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.request
 from collections import Counter
 from typing import Any
@@ -629,3 +630,41 @@ def test_wine_marked_only_on_chips_that_make_one(server: Server, page: Any) -> N
         {"wines": [["purple:1", "purple:1"]], "ready": 1, "chips": 4},
         {"wines": [], "ready": 0, "chips": 0},
     ]
+
+
+def test_the_replay_log_tells_the_moves_made_by_each_step(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    body = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            "options": {"stack": BASE_STACK}}  # fmt: skip
+    game_id = server.create(body)["id"]
+    replay_url = f"{server.url}/api/games/{game_id}/replay"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(replay_url, timeout=5) as response:
+                data = json.loads(response.read())
+            break
+        except urllib.error.HTTPError:  # not finished yet
+            page.wait_for_timeout(100)
+    moves = data["moves"]
+    assert len(moves) == len(BASE_STACK)
+    # The greedy bot closes the start's city with base/E and puts its meeple in it.
+    first = moves[0]
+    meeple = {"figure": "meeple", "location": "S"}
+    assert (first["x"], first["y"], first["figure"]) == (0, -1, meeple)
+    page.goto(f"{server.url}/#/replay/{game_id}")
+    entries = page.locator('.log [data-event="move"]')
+    expect(entries).to_have_count(len(moves), timeout=15_000)
+    expect(page.locator(".scores")).to_contain_text("Greedy bot 2")
+    # Step 1 follows the first tile: it is told, without the figure its step 2 may add.
+    page.locator('[aria-label="First step"]').click()
+    expect(entries).to_have_count(0)
+    page.locator('[data-step="forward"]').click()
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_have_text("T1Greedy bot 1 places a tile at (0, -1): City.")
+    page.locator('[data-step="forward"]').click()
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_have_text(
+        "T1Greedy bot 1 places a tile at (0, -1): City; Meeple on the city."
+    )
