@@ -668,3 +668,34 @@ def test_the_replay_log_tells_the_moves_made_by_each_step(
     expect(entries.first).to_have_text(
         "T1Greedy bot 1 places a tile at (0, -1): City; Meeple on the city."
     )
+
+
+def test_a_move_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
+    moves = [
+        {"ply": 0, "turn": 1, "seat": 0, "tile": "base/E", "x": 0, "y": -1, "rotation": 180,
+         "figure": {"figure": "meeple", "location": "S"}},
+        {"ply": 2, "turn": 2, "seat": 1, "tile": "base/U", "x": 1, "y": 0, "rotation": 0,
+         "figure": None},
+    ]  # fmt: skip
+    page.goto(server.url + "/")
+    said = {
+        lang: page.evaluate(
+            """async ([moves, seats, lang]) => {
+                const i18n = await import("/static/js/i18n.js");
+                const { describeMove } = await import("/static/js/panels.js");
+                await (await import("/static/js/tiles.js")).loadTiles();
+                await i18n.setLanguage(lang);
+                return moves.map((m) => describeMove(m, seats));
+            }""",
+            [moves, SEATS, lang],
+        )
+        for lang in LANGUAGES
+    }
+    assert said == {
+        "en": ["Ana places a tile at (0, -1): City; Meeple on the city.",
+               "Bob places a tile at (1, 0): Road."],
+        "fr": ["Ana pose une tuile en (0, -1) : Ville ; Partisan — ville.",
+               "Bob pose une tuile en (1, 0) : Route."],
+        "ro": ["Ana pune o piesă în (0, -1): Oraș; Omuleț pe oraș.",
+               "Bob pune o piesă în (1, 0): Drum."],
+    }  # fmt: skip
