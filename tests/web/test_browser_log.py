@@ -647,7 +647,7 @@ def test_the_replay_log_tells_the_moves_made_by_each_step(
             break
         except urllib.error.HTTPError:  # not finished yet
             page.wait_for_timeout(100)
-    moves = data["moves"]
+    moves = data["placements"]
     assert len(moves) == len(BASE_STACK)
     # The greedy bot closes the start's city with base/E and puts its meeple in it.
     first = moves[0]

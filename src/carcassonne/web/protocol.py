@@ -343,7 +343,7 @@ def public_event(event: Event) -> dict[str, Any]:
     return data
 
 
-def public_moves(game: Game) -> list[dict[str, Any]]:
+def public_placements(game: Game) -> list[dict[str, Any]]:
     """Every tile placed by a seat, with the figure put on it, for the move log.
 
     ``turn`` matches the events' (a tile's own turn count is taken before it is placed), so the
@@ -352,12 +352,12 @@ def public_moves(game: Game) -> list[dict[str, Any]]:
     told: everything else a seat decides is an event already (a bet placed, face down; wine sold
     or kept), and a bet's chip is hidden, so it never appears here.
     """
-    moves: list[dict[str, Any]] = []
+    placements: list[dict[str, Any]] = []
     previous = None
     for ply, (_seat, action) in enumerate(game.history):
         if isinstance(action, PlaceTile):
             placed = game.board[encode(action.x, action.y)]
-            moves.append(
+            placements.append(
                 {
                     "ply": ply,
                     "turn": placed.turn + 1,
@@ -371,6 +371,6 @@ def public_moves(game: Game) -> list[dict[str, Any]]:
             )
         elif isinstance(action, PlaceFigure) and isinstance(previous, PlaceTile):
             # the figure step comes right after its tile (a figure goes on the tile just placed)
-            moves[-1]["figure"] = {"figure": action.figure, "location": action.location}
+            placements[-1]["figure"] = {"figure": action.figure, "location": action.location}
         previous = action
-    return moves
+    return placements

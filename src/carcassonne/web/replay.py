@@ -29,8 +29,8 @@ from .protocol import (
     check_map,
     default_seat_name,
     public_event,
-    public_moves,
     public_options,
+    public_placements,
     seat_public,
 )
 from .rooms import SEAT_COLOURS, Room, board_info
@@ -234,7 +234,7 @@ def frames(
             "board": board_info(game),
         },
         "frames": out,
-        "moves": public_moves(game),
+        "placements": public_placements(game),
         "summary": {
             "scores": summary.scores,
             "by_source": summary.by_source,

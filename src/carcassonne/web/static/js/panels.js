@@ -339,7 +339,7 @@ function eventSeats(ev) {
 }
 
 /**
- * A move (public_moves on the server) in words: who put which tile where, and the figure put
+ * A move (a tile placement, public_placements on the server) in words: who put which tile where, and the figure put
  * on it ("Ana places a tile at (1, 0): City and road; Meeple on the road.").
  */
 export function describeMove(move, seats) {
@@ -378,9 +378,9 @@ function logEntry(item, seats) {
  * The log, newest first: every tile placed (with its figure) and every event, each line marked
  * with the colours of the seats it concerns; hovering an entry outlines its squares on the board.
  */
-export function logPanel(events, seats, onHover = () => {}, moves = []) {
+export function logPanel(events, seats, onHover = () => {}, placements = []) {
   const list = html("div", { class: "log", role: "log", "aria-live": "polite" });
-  const items = chronicle(events, moves);
+  const items = chronicle(events, placements);
   for (let i = items.length - 1; i >= 0; i--) {
     const described = logEntry(items[i], seats);
     if (!described) continue;

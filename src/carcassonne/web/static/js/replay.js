@@ -146,9 +146,9 @@ class ReplayViewer {
     });
   }
 
-  /** The moves made by this step (frame n follows the action of ply n - 1); a figure shows from its own step. */
-  movesSoFar() {
-    return (this.data.moves || []).filter((m) => m.ply < this.index).map((m) => (m.ply + 1 < this.index ? m : { ...m, figure: null }));
+  /** The tiles placed by this step (frame n follows the action of ply n - 1); a figure shows from its own step. */
+  placementsSoFar() {
+    return (this.data.placements || []).filter((m) => m.ply < this.index).map((m) => (m.ply + 1 < this.index ? m : { ...m, figure: null }));
   }
 
   render() {
@@ -193,7 +193,7 @@ class ReplayViewer {
     panels.push(logPanel(events, seats, (squares) => {
       this.board.drawMarks(view);
       this.board.markSquares(squares, "hl-feature");
-    }, this.movesSoFar()));
+    }, this.placementsSoFar()));
     this.sidebar.replaceChildren(...panels);
   }
 }

@@ -11,7 +11,7 @@ import json
 
 from carcassonne import PASS, Game, PlaceFigure, PlaceTile
 from carcassonne.expansions.bets import PlaceBet
-from carcassonne.web.protocol import public_moves
+from carcassonne.web.protocol import public_placements
 
 
 def test_moves_name_each_tile_its_square_and_figure_and_never_a_chip() -> None:
@@ -23,7 +23,7 @@ def test_moves_name_each_tile_its_square_and_figure_and_never_a_chip() -> None:
     game.apply(PlaceBet("4/7+"))
     game.apply(PlaceTile(1, 0, 0))
     game.apply(PASS)
-    assert public_moves(game) == [
+    assert public_placements(game) == [
         {"ply": 0, "turn": 1, "seat": 0, "tile": "bets/01", "x": 0, "y": -1, "rotation": 180,
          "figure": {"figure": "meeple", "location": "S"}},
         {"ply": 4, "turn": 2, "seat": 1, "tile": "base/U", "x": 1, "y": 0, "rotation": 0,
@@ -33,7 +33,7 @@ def test_moves_name_each_tile_its_square_and_figure_and_never_a_chip() -> None:
     assert [(e.turn, type(e).__name__) for e in game.events] == [
         (1, "ScoreEvent"), (1, "GameEvent"), (1, "GameEvent"),
     ]  # fmt: skip
-    text = json.dumps(public_moves(game))
+    text = json.dumps(public_placements(game))
     assert "3/5" not in text and "4/7" not in text and "chip" not in text
 
 
@@ -41,7 +41,7 @@ def test_a_tile_placed_but_not_yet_followed_by_its_figure_has_none() -> None:
     game = Game(players=2, stack=("base/U", "base/B"))
     game.apply(PlaceTile(1, 0, 0))
     assert game.phase == "figure"
-    assert public_moves(game) == [
+    assert public_placements(game) == [
         {"ply": 0, "turn": 1, "seat": 0, "tile": "base/U", "x": 1, "y": 0, "rotation": 0,
          "figure": None},
     ]  # fmt: skip
