@@ -413,10 +413,28 @@ def test_field_event_counts_completed_cities() -> None:
         "final",
         {1: 6},
         figures={1: 2, 0: 1},
-        detail={"completed_cities": 2, "value": 6},
+        detail={"completed_cities": 2, "value": 6, "per_city": {1: 3}},
     )
     text = describe_event(event, ["Red", "Blue"])
     assert text == "Field (2 completed cities × 3 = 6) [figures: Red 1, Blue 2]: Blue +6."
+
+
+def test_d45_a_field_with_a_pig_states_each_winners_rate() -> None:
+    from carcassonne import ScoreEvent
+
+    event = ScoreEvent(
+        9,
+        "field",
+        "final",
+        {0: 8, 1: 6},
+        figures={1: 1, 0: 1},
+        detail={"completed_cities": 2, "value": 6, "per_city": {0: 4, 1: 3}},
+    )
+    text = describe_event(event, ["Red", "Blue"])
+    assert text == (
+        "Field (2 completed cities × 4 = 8 or 2 completed cities × 3 = 6)"
+        " [figures: Red 1, Blue 1]: Red +8, Blue +6."
+    )
 
 
 def test_completed_feature_without_figures_scores_nobody() -> None:

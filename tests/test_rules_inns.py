@@ -70,7 +70,7 @@ def test_d34_a_completed_road_with_an_inn_scores_2_per_tile() -> None:
     game = scenario(INN_ROAD, then=["base/B"], **IC)
     assert paid(game) == [("inn", {0: 8})]
     (event,) = score_events(game, "completed")
-    assert (event.tiles, event.detail) == (4, {"value": 8, "marks": {"inn": 1}})
+    assert (event.tiles, event.detail) == (4, {"value": 8, "per_tile": 2, "marks": {"inn": 1}})
 
 
 def test_the_same_road_without_an_inn_scores_1_per_tile() -> None:

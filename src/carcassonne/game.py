@@ -862,6 +862,12 @@ class Game:
         paid = self._pay(feature, final, points)
         source = feature.kind_name
         detail: dict[str, Any] = {"value": points}
+        kind = feature.kind
+        if kind in (CITY, ROAD):
+            # What each tile (and coat of arms) paid, for the log to state: 2 or 1 for a city
+            # (1 for a small one with the variant), 1 for a road, or an expansion's own rate
+            units = len(feature.squares) + (feature.coat_of_arms if kind == CITY else 0)
+            detail["per_tile"] = points // units
         marks = feature.marks
         if marks is not None:
             detail["marks"] = dict(marks)
@@ -892,6 +898,10 @@ class Game:
         for ext in self._value_hooks:
             points = ext.adjust_value(self, feature, True, points)
         paid = self._pay(feature, True, points)
+        detail: dict[str, Any] = {"completed_cities": len(complete), "value": points}
+        if complete:
+            # What each winner got per city, for the log to state: 3, or 4 with a pig (D45)
+            detail["per_city"] = {seat: got // len(complete) for seat, got in paid.items()}
         event = ScoreEvent(
             turn=self.turn,
             source="field",
@@ -899,7 +909,7 @@ class Game:
             points=paid,
             figures=feature.figure_counts(),
             square_codes=tuple(sorted(feature.squares)),
-            detail={"completed_cities": len(complete), "value": points},
+            detail=detail,
         )
         self.events.append(event)
         return event
@@ -1255,6 +1265,7 @@ class Game:
                     "tile": placed.tile.id,
                     "rotation": placed.orientation.rotation,
                     "turn": placed.turn,
+                    "seat": placed.seat,
                 }
             )
         figures = []

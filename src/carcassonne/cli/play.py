@@ -294,7 +294,11 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     if source == "field":
         cities = event.detail.get("completed_cities", 0)
         what = "Field"
-        breakdown = f"{_plural(cities, 'completed city', 'completed cities')} × 3 = {value}"
+        counted = _plural(cities, "completed city", "completed cities")
+        # each winner's own rate: 3, or 4 for one whose pig stands there (D45)
+        rates = sorted(set(event.detail.get("per_city", {}).values()), reverse=True)
+        products = [f"{counted} × {rate} = {cities * rate}" for rate in rates]
+        breakdown = " or ".join(products) or f"{counted} = 0"
     else:
         name, rate = _MARKED_RATES.get(source, (source, 0))
         what = name.capitalize() + (" completed" if reason == "completed" else " unfinished")

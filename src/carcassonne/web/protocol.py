@@ -14,11 +14,13 @@ import json
 from dataclasses import asdict
 from typing import Any
 
+from ..actions import PlaceFigure, PlaceTile
+from ..board import encode
 from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
-from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -344,3 +346,36 @@ def public_event(event: Event) -> dict[str, Any]:
         data["event"] = data.pop("type")
         data["type"] = "event"
     return data
+
+
+def public_placements(game: Game) -> list[dict[str, Any]]:
+    """Every tile placed by a seat, with the figure put on it, for the move log.
+
+    ``turn`` matches the events' (a tile's own turn count is taken before it is placed), so the
+    log can interleave the two; ``ply`` is the placement's index in the history (the figure's is
+    the next), so a replay shows each move from its own step.  Only placements and figures are
+    told: everything else a seat decides is an event already (a bet placed, face down; wine sold
+    or kept), and a bet's chip is hidden, so it never appears here.
+    """
+    placements: list[dict[str, Any]] = []
+    previous = None
+    for ply, (_seat, action) in enumerate(game.history):
+        if isinstance(action, PlaceTile):
+            placed = game.board[encode(action.x, action.y)]
+            placements.append(
+                {
+                    "ply": ply,
+                    "turn": placed.turn + 1,
+                    "seat": placed.seat,
+                    "tile": placed.tile.id,
+                    "x": action.x,
+                    "y": action.y,
+                    "rotation": action.rotation,
+                    "figure": None,
+                }
+            )
+        elif isinstance(action, PlaceFigure) and isinstance(previous, PlaceTile):
+            # the figure step comes right after its tile (a figure goes on the tile just placed)
+            placements[-1]["figure"] = {"figure": action.figure, "location": action.location}
+        previous = action
+    return placements

@@ -36,6 +36,7 @@ from .protocol import (
     default_seat_name,
     public_event,
     public_options,
+    public_placements,
     seat_public,
 )
 from .rooms import SEAT_COLOURS, Room, board_info
@@ -244,6 +245,7 @@ def frames(
             "board": board_info(game),
         },
         "frames": out,
+        "placements": public_placements(game),
         "summary": {
             "scores": summary.scores,
             "by_source": summary.by_source,

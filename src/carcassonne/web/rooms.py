@@ -53,6 +53,7 @@ from .protocol import (
     options_to_json,
     public_event,
     public_options,
+    public_placements,
     seat_public,
     think_time,
 )
@@ -387,6 +388,7 @@ class Room:
             "view": view,
             "events_from": events_from,
             "events": [public_event(e) for e in game.events[events_from:]],
+            "placements": public_placements(game),
             "online": sorted(self._online()),
             "broken": self.frozen,
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],

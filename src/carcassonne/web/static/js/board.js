@@ -72,6 +72,8 @@ export class BoardView {
     };
     this.tiles = new Map();
     this.seatColours = [];
+    // seat -> the last tile that seat placed (outlined in its colour)
+    this.lastBySeat = new Map();
     this.tx = 0;
     this.ty = 0;
     this.scale = 1;
@@ -640,10 +642,13 @@ export class BoardView {
   update(view) {
     const seen = new Set();
     let last = null;
+    const lastBySeat = new Map();
     for (const tile of view.tiles) {
       const key = `${tile.x},${tile.y}`;
       seen.add(key);
       if (!last || tile.turn > last.turn) last = tile;
+      const seatLast = lastBySeat.get(tile.seat);
+      if (tile.seat !== null && tile.seat !== undefined && (!seatLast || tile.turn > seatLast.turn)) lastBySeat.set(tile.seat, tile);
       const have = this.tiles.get(key);
       if (have && have.tile === tile.tile && have.rotation === tile.rotation) continue;
       if (have) have.g.remove();
@@ -660,6 +665,7 @@ export class BoardView {
       }
     }
     this.last = last && last.turn > 0 ? last : null;
+    this.lastBySeat = lastBySeat;
     this.drawMarks(view);
     this.drawFigures(view.figures);
     this.drawExpansions(view.expansions || {});
@@ -671,6 +677,13 @@ export class BoardView {
     g.replaceChildren();
     if (this.last) {
       svg("rect", { x: this.last.x * S + 2, y: this.last.y * S + 2, width: S - 4, height: S - 4, class: "hl-last" }, g);
+    }
+    // Each seat's own last tile, in its colour: with many opponents, one can see what each did.
+    for (const [seat, tile] of this.lastBySeat) {
+      svg("rect", {
+        x: tile.x * S + 6, y: tile.y * S + 6, width: S - 12, height: S - 12, rx: 3, class: "hl-seat-last",
+        stroke: SEAT_COLOURS[this.seatColours[seat]] || "#fff", "data-seat-last": seat,
+      }, g);
     }
   }
 

@@ -431,7 +431,7 @@ class GameScreen {
       this.board.drawMarks(view);
       if (squares.length) this.board.markSquares(squares, "hl-feature");
       else this.decisionMarks();
-    }));
+    }, this.state.placements || []));
     this.gains = [];
     const scroll = this.sidebar.scrollTop;
     this.sidebar.replaceChildren(...panels);

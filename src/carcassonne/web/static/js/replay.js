@@ -148,6 +148,11 @@ class ReplayViewer {
     });
   }
 
+  /** The tiles placed by this step (frame n follows the action of ply n - 1); a figure shows from its own step. */
+  placementsSoFar() {
+    return (this.data.placements || []).filter((m) => m.ply < this.index).map((m) => (m.ply + 1 < this.index ? m : { ...m, figure: null }));
+  }
+
   render() {
     const frames = this.data.frames;
     const frame = frames[this.index];
@@ -190,7 +195,7 @@ class ReplayViewer {
     panels.push(logPanel(events, seats, (squares) => {
       this.board.drawMarks(view);
       this.board.markSquares(squares, "hl-feature");
-    }));
+    }, this.placementsSoFar()));
     this.sidebar.replaceChildren(...panels);
   }
 }
