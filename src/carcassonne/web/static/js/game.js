@@ -8,6 +8,7 @@
 
 import { t, has } from "./i18n.js";
 import { api, GameSocket } from "./api.js";
+import { errorText } from "./errors.js";
 import { html, svg } from "./svg.js";
 import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
@@ -105,8 +106,8 @@ class GameScreen {
     } else if (m.type === "error") {
       this.waiting = false;
       if (this.hint && this.hint.pending) this.hint = null;
-      this.showError(m.message || m.code);
-      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(m.message, "");
+      this.showError(errorText(m));
+      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(errorText(m), "");
       else this.renderTurn();
     }
   }
@@ -590,7 +591,7 @@ class GameScreen {
       a.click();
       a.remove();
     } catch (error) {
-      this.showError(error.message);
+      this.showError(errorText(error));
     }
   }
 }

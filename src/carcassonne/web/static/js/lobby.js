@@ -4,6 +4,7 @@
 
 import { t } from "./i18n.js";
 import { api } from "./api.js";
+import { errorText } from "./errors.js";
 import { html, seatSwatch } from "./svg.js";
 import { seatName } from "./panels.js";
 
@@ -140,7 +141,7 @@ export function mountLobby(container) {
       if (created.hotseat_token) rememberGame(created.id, { token: created.hotseat_token, seats: names, you: created.game.seats.filter((s) => s.kind === "human").map((s) => s.seat) });
       for (const s of created.seats) rememberGame(created.id, { token: s.token, seats: names, you: [s.seat] });
     } catch (error) {
-      state.error = error.message;
+      state.error = errorText(error);
     }
     render();
   }
