@@ -126,3 +126,16 @@ def test_an_error_keeps_its_english_message() -> None:
         "reason": "not_your_turn",
         "params": {"seat": 2},
     }
+
+
+def test_a_number_the_browser_would_round_is_sent_as_its_digits() -> None:
+    # the seed's bound, 2**63 - 1, is not a number a browser holds exactly (2**53 at most)
+    error = ProtocolError.of(
+        "not_in_range", what="options: 'seed'", key="seed", low=0, high=2**63 - 1
+    )
+    assert error.to_json()["params"] == {
+        "what": "options: 'seed'",
+        "key": "seed",
+        "low": 0,
+        "high": "9223372036854775807",
+    }

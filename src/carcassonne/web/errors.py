@@ -179,7 +179,20 @@ class ProtocolError(ValueError):
 
     def to_json(self) -> dict[str, Any]:
         """The fields every error message carries (the websocket's and the API's)."""
-        return {"message": str(self), "reason": self.reason, "params": self.params}
+        return {"message": str(self), "reason": self.reason, "params": _exact(self.params)}
+
+
+#: the largest whole number a browser's number holds exactly
+MAX_EXACT_IN_JS = 2**53
+
+
+def _exact(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with every whole number a browser would round (the seed's bound, 2**63 - 1)
+    as its digits: the page must quote the number the server meant."""
+    return {
+        name: str(value) if isinstance(value, int) and abs(value) > MAX_EXACT_IN_JS else value
+        for name, value in params.items()
+    }
 
 
 def illegal(exc: IllegalAction, action: int | None = None) -> ProtocolError:
