@@ -84,7 +84,7 @@ class GameScreen {
       this.you = m.you;
       const seats = localSeats(this.info.seats);
       this.board.setBoard(this.info.board, seats);
-      rememberGame(this.gameId, { token: this.token, seats: seats.map((s) => s.name), you: m.you.seats });
+      rememberGame(this.gameId, { token: this.token, seats: this.info.seats, you: m.you.seats });
     } else if (m.type === "state") {
       this.setState(m);
     } else if (m.type === "presence") {
