@@ -6,7 +6,7 @@
 // figure spot, and Enter (or ✓) sends tile and figure together. Esc undoes the figure, then the
 // tile. The server and its engine decide legality; the browser only offers what they listed.
 
-import { t, has } from "./i18n.js";
+import { t, has, pointerText } from "./i18n.js";
 import { api, GameSocket } from "./api.js";
 import { errorText } from "./errors.js";
 import { html, svg } from "./svg.js";
@@ -465,10 +465,10 @@ class GameScreen {
         html("div", { class: "row rotate" },
           html("button", { title: t("turn.rotate_left"), "aria-label": t("turn.rotate_left"), onclick: () => this.rotate(-1), "data-action": "rotate-left" }, "⟲"),
           html("button", { title: t("turn.rotate_right"), "aria-label": t("turn.rotate_right"), onclick: () => this.rotate(1), "data-action": "rotate-right" }, "⟳")),
-        html("div", { class: "turn-hint" }, this.pending ? t("turn.hint_figure") : t("turn.hint_tile")));
+        html("div", { class: "turn-hint" }, this.pending ? pointerText("turn.hint_figure") : pointerText("turn.hint_tile")));
       if (this.pending) side.append(this.figureChoice());
     } else if (mine && phase === "figure") {
-      side.append(html("div", { class: "turn-hint" }, t("turn.hint_figure")), this.figureChoice());
+      side.append(html("div", { class: "turn-hint" }, pointerText("turn.hint_figure")), this.figureChoice());
     } else if (phase === "over") {
       side.append(html("div", {}, t("turn.over")));
     } else {
