@@ -75,6 +75,8 @@ ERRORS: dict[str, tuple[str, str]] = {
         "this server already runs {games} unfinished games, its limit; "
         "try again when some have ended",
     ),
+    "too_many_connections": ("too-many-connections", "the server has too many connections open"),
+    "too_many_from_address": ("too-many-connections", "too many connections from this address"),
     # who is asking
     "unknown_host": ("unknown-host", "this server does not answer to this host name"),
     "foreign_origin": (
