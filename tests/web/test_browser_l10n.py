@@ -55,19 +55,6 @@ def test_a_bad_lobby_option_is_refused_in_the_pages_language(
         shot(page, f"l10n-lobby-error-{lang}")
 
 
-def test_a_seed_the_browser_would_round_is_refused_not_changed(server: Server, page: Page) -> None:
-    page.goto(server.url + "/")
-    page.fill("input[name=seed]", "9007199254740993")  # 2**53 + 1: a number would say 2**53
-    page.click("[data-create]")
-    expect(page.locator(".error-box")).to_have_text(
-        "The seed can be at most 9007199254740991 here: a browser rounds larger numbers."
-    )
-    expect(page.locator("[data-created]")).to_have_count(0)
-    page.fill("input[name=seed]", "9007199254740991")
-    page.click("[data-create]")
-    expect(page.locator("[data-created]")).to_be_visible()
-
-
 def far_from_every_tile(route: WebSocketRoute) -> None:
     """Passes the page's messages on to the server, its tile placed 5 squares further east:
     a placement the page would never send, which the engine refuses."""

@@ -165,10 +165,8 @@ export function mountLobby(container) {
       },
       hotseat: state.hotseat,
     };
-    const seed = body.options.seed;
-    if (seed !== null && !Number.isSafeInteger(seed)) {
-      // a larger number would reach the server rounded: another game than the one asked for
-      state.error = Number.isInteger(seed) ? t("lobby.seed_too_large", { max: Number.MAX_SAFE_INTEGER }) : t("lobby.bad_seed");
+    if (body.options.seed !== null && !Number.isInteger(body.options.seed)) {
+      state.error = t("lobby.bad_seed");
       render();
       return;
     }
