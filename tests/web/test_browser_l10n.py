@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
 from typing import Any
 
 import pytest
 import test_browser as browser_tests
-from playwright.sync_api import Browser, Page, WebSocketRoute, expect
+from playwright.sync_api import Browser, Page, Route, WebSocketRoute, expect
 from test_browser import Server, my_turn, open_page, shot
 
 # The same fixtures as the other browser tests: one Chromium, a fresh server per test.
@@ -36,11 +37,19 @@ def in_language(page: Page, lang: str) -> None:
 # ------------------------------------------------------------------------------ server errors
 
 
+def too_slow_a_bot(route: Route) -> None:
+    """Sends the lobby's new game with a think time no server accepts (as a page of another
+    version might)."""
+    body = json.loads(route.request.post_data or "{}")
+    body["seats"][1] = {"kind": "bot", "bot": "expert:seconds=9"}
+    route.continue_(post_data=json.dumps(body))
+
+
 @pytest.mark.parametrize(
     ("lang", "refusal"),
     [
-        ("fr", "La graine doit être un nombre entier de 0 à 9223372036854775807."),
-        ("ro", "Sămânța trebuie să fie un număr întreg de la 0 la 9223372036854775807."),
+        ("fr", "Place 2 : un robot réfléchit de 0,1 à 2 secondes par coup."),
+        ("ro", "Locul 2: un bot se gândește între 0,1 și 2 secunde pe mutare."),
     ],
 )
 def test_a_bad_lobby_option_is_refused_in_the_pages_language(
@@ -48,11 +57,32 @@ def test_a_bad_lobby_option_is_refused_in_the_pages_language(
 ) -> None:
     with open_page(browser, **DESKTOP, locale="en-US") as page:
         in_language(page, lang)
+        page.route("**/api/games", too_slow_a_bot)
         page.goto(server.url + "/")
-        page.fill("input[name=seed]", "-1")  # a whole number, which only the server refuses
         page.click("[data-create]")
         expect(page.locator(".error-box")).to_have_text(refusal)
         shot(page, f"l10n-lobby-error-{lang}")
+
+
+@pytest.mark.parametrize(
+    ("lang", "refusal"),
+    [
+        ("fr", r"Trop de requêtes \(au plus \d+ par minute\) ; réessayez dans \d+ s\."),
+        ("ro", r"Prea multe cereri \(cel mult \d+ pe minut\); încearcă din nou peste \d+ s\."),
+    ],
+)
+def test_the_rate_limit_is_told_in_the_pages_language(
+    server: Server, browser: Browser, lang: str, refusal: str
+) -> None:
+    with open_page(browser, **DESKTOP, locale="en-US") as page:
+        in_language(page, lang)
+        page.goto(server.url + "/")
+        with pytest.raises(urllib.error.HTTPError) as limited:
+            for _ in range(100):  # new games from this address until the server says to wait
+                server.create(GREEDY_GAME)
+        assert limited.value.code == 429
+        page.click("[data-create]")
+        expect(page.locator(".error-box")).to_have_text(re.compile(f"^{refusal}$"))
 
 
 def far_from_every_tile(route: WebSocketRoute) -> None:
@@ -74,8 +104,8 @@ def far_from_every_tile(route: WebSocketRoute) -> None:
 @pytest.mark.parametrize(
     ("lang", "refusal"),
     [
-        ("fr", r"La case \(-?\d+, -?\d+\) ne touche aucune tuile posée\."),
-        ("ro", r"Pătratul \(-?\d+, -?\d+\) nu atinge nicio piesă așezată\."),
+        ("fr", r"La case \([-−]?\d+, [-−]?\d+\) ne touche aucune tuile posée\."),
+        ("ro", r"Pătratul \([-−]?\d+, [-−]?\d+\) nu atinge nicio piesă așezată\."),
     ],
 )
 def test_an_illegal_move_is_refused_in_the_pages_language(

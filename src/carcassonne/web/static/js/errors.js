@@ -3,7 +3,7 @@
 // catalogues do not know (a newer server, a failure before the server answered) shows the
 // server's English message.
 
-import { t, has } from "./i18n.js";
+import { t, has, language } from "./i18n.js";
 
 /** Params that are names the catalogues word: the engine's (a figure, a feature, an expansion)
  * and the request's fields; a name they do not know is shown as it is. */
@@ -16,6 +16,7 @@ const NAMED = {
 
 function worded(name, value) {
   if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "number") return new Intl.NumberFormat(language(), { useGrouping: false }).format(value);
   const key = typeof value === "string" && NAMED[name] ? NAMED[name](value) : null;
   return key && has(key) ? t(key) : value;
 }
