@@ -128,7 +128,13 @@ def test_first_message_must_be_hello(client: Any) -> None:
     with client.websocket_connect(f"/ws/{game_id}") as ws:
         ws.send_json({"type": "act", "actions": [{"type": "pass"}], "ply": 0})
         error = ws.receive_json()
-    assert error == {"type": "error", "code": "bad-message", "message": error["message"]}
+    assert error == {
+        "type": "error",
+        "code": "bad-message",
+        "message": error["message"],
+        "reason": "hello_first",
+        "params": {},
+    }
     assert "first message must be hello" in error["message"]
 
 

@@ -85,6 +85,7 @@ def test_connections_beyond_the_per_address_cap_are_refused(db: Path) -> None:
     ):
         error = assert_refused(server.connect("127.0.0.1"))
         assert error["message"] == "too many connections from this address"
+        assert (error["reason"], error["params"]) == ("too_many_from_address", {})
         # another address is served meanwhile
         status, _, _ = server.request("GET", "/api/meta", source="127.0.0.2")
         assert status == 200
@@ -108,6 +109,7 @@ def test_connections_beyond_the_total_cap_are_refused(db: Path) -> None:
     with LiveServer(db, "--max-connections", "3") as server, held_connections(server, sources):
         error = assert_refused(server.connect("127.0.0.4"))
         assert error["message"] == "the server has too many connections open"
+        assert (error["reason"], error["params"]) == ("too_many_connections", {})
 
 
 def test_a_websocket_keeps_its_connection_slot_until_it_closes(db: Path) -> None:

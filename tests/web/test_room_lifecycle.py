@@ -231,6 +231,8 @@ def test_bots_resume_when_the_database_takes_writes_again(tmp_path: Path) -> Non
         assert refused.json() == {
             "error": "server",
             "message": "the server could not save the new game; try again",
+            "reason": "game_not_saved",
+            "params": {},
         }
         disk.failing = ("INSERT INTO actions",)  # the bot, first to move, cannot store its move
         created = client.post("/api/games", json=body).json()

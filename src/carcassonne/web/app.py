@@ -179,19 +179,14 @@ class CrossSiteGuard:
             # said to the operator, who may have to name it with --allowed-host; the client is
             # told nothing of the names this server answers to
             log.warning("refused a request for the host %r (see --allowed-host)", host[:100])
-            return ProtocolError("this server does not answer to this host name", "unknown-host")
+            return ProtocolError.of("unknown_host")
         origin = headers.get("origin")
         if origin is not None and not self._allowed(origin, headers.get("host", "")):
-            return ProtocolError(
-                "requests from pages of other web sites are not accepted", "forbidden-origin"
-            )
+            return ProtocolError.of("foreign_origin")
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
             if media_type != "application/json":
-                return ProtocolError(
-                    "the request body must be JSON, sent with Content-Type: application/json",
-                    "bad-content-type",
-                )
+                return ProtocolError.of("bad_content_type")
         return None
 
     def _host_allowed(self, host: str) -> bool:
@@ -248,15 +243,16 @@ def host_name(host: str) -> str | None:
 class RateLimited(ProtocolError):
     """Too many requests of one kind from one client; ``wait`` seconds until the next is let in."""
 
-    def __init__(self, message: str, wait: float) -> None:
-        super().__init__(message, "rate-limited")
+    def __init__(self, per_minute: float, wait: float) -> None:
+        refused = ProtocolError.of("rate_limited", per_minute=per_minute, wait=retry_after(wait))
+        super().__init__(str(refused), refused.code, reason=refused.reason, params=refused.params)
         self.wait = wait
 
 
 def error_response(exc: ProtocolError) -> JSONResponse:
     headers = {"retry-after": retry_after(exc.wait)} if isinstance(exc, RateLimited) else None
     return JSONResponse(
-        {"error": exc.code, "message": str(exc)},
+        {"error": exc.code, **exc.to_json()},
         status_code=HTTP_STATUS.get(exc.code, 409),
         headers=headers,
     )
@@ -270,7 +266,7 @@ def _server(request: Request | WebSocket) -> GameServer:
 async def _room(request: Request) -> Room:
     room = await _server(request).get(request.path_params["game_id"])
     if room is None:
-        raise ProtocolError("there is no game with this id", "not-found")
+        raise ProtocolError.of("no_such_game")
     return room
 
 
@@ -280,14 +276,14 @@ def _bearer(request: Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ProtocolError("Authorization must be 'Bearer <token>'", "unauthorised")
+        raise ProtocolError.of("bad_authorization")
     return token.strip()
 
 
 async def _json_body(request: Request) -> Any:
     """The request's JSON, read no further than :data:`MAX_BODY_BYTES` (a huge upload is cut
     off as it arrives, not held in memory first)."""
-    too_large = ProtocolError(f"the request is larger than {MAX_BODY_BYTES} bytes", "too-large")
+    too_large = ProtocolError.of("too_large", max=MAX_BODY_BYTES)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise too_large
@@ -317,7 +313,7 @@ def _api(handler: Any, limit: str | None = None) -> Any:
         except Exception:
             # Every answer of the API is its documented JSON, a server failure included.
             log.exception("failed on %s %s", request.method, request.url.path)
-            return error_response(ProtocolError("the server failed on this request", "server"))
+            return error_response(ProtocolError.of("server_failed"))
 
     return endpoint
 
@@ -329,12 +325,7 @@ def _check_rate(request: Request | WebSocket, limit: str) -> None:
     buckets: TokenBuckets = request.app.state.limits[limit]
     wait = buckets.take(request.client.host if request.client else "")
     if wait:
-        per_minute = buckets.limit.per_minute
-        raise RateLimited(
-            f"too many requests of this kind (at most {per_minute:g} a minute); "
-            f"try again in {retry_after(wait)} s",
-            wait,
-        )
+        raise RateLimited(buckets.limit.per_minute, wait)
 
 
 async def index(request: Request) -> Response:
@@ -369,15 +360,15 @@ async def tiles(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     data = await _json_body(request)
     if not isinstance(data, dict):
-        raise ProtocolError("the request must be a JSON object")
+        raise ProtocolError.of("request_not_object")
     unknown = set(data) - {"seats", "options", "hotseat"}
     if unknown:
-        raise ProtocolError(f"unknown keys {sorted(unknown)}")
+        raise ProtocolError.of("request_unknown_keys", keys=sorted(unknown))
     seats = parse_seats(data.get("seats"))
     options = parse_options(data.get("options"), len(seats))
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
-        raise ProtocolError("'hotseat' must be true or false")
+        raise ProtocolError.of("hotseat_not_boolean")
     creator = request.client.host if request.client else ""
     room, links = await _server(request).create(seats, options, hotseat, creator)
     return JSONResponse({**links, "game": room.public_info()}, status_code=201)
@@ -398,7 +389,7 @@ async def game_actions(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
-        raise ProtocolError('the request must be {"actions": [...], "ply": n}')
+        raise ProtocolError.of("actions_request")
     await room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
     return JSONResponse(room.state(principal))
 
@@ -467,8 +458,8 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
         await websocket.send_text(text)
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def _error(exc: ProtocolError) -> dict[str, Any]:
+    return {"type": "error", "code": exc.code, **exc.to_json()}
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -480,13 +471,13 @@ async def game_socket(websocket: WebSocket) -> None:
     async def find_room() -> Room:
         room = await server.get(game_id)
         if room is None:
-            raise ProtocolError("there is no game with this id", "not-found")
+            raise ProtocolError.of("no_such_game")
         return room
 
     try:
         room = await find_room()
     except ProtocolError as exc:
-        await websocket.send_json(_error(exc.code, str(exc)))
+        await websocket.send_json(_error(exc))
         await websocket.close(code=4404 if exc.code == "not-found" else 4409)
         return
     conn: Connection | None = None
@@ -506,10 +497,10 @@ async def game_socket(websocket: WebSocket) -> None:
         try:
             asker.send(await room.hint(asker.principal, ply))
         except ProtocolError as exc:
-            asker.send(_error(exc.code, str(exc)))
+            asker.send(_error(exc))
         except Exception:
             log.exception("game %s: failed on a hint", room.id)
-            asker.send(_error("server", "the server failed on this hint"))
+            asker.send(_error(ProtocolError.of("hint_server_failed")))
 
     try:
         while True:
@@ -517,7 +508,7 @@ async def game_socket(websocket: WebSocket) -> None:
             try:
                 incoming = await asyncio.wait_for(websocket.receive(), timeout)
             except TimeoutError:
-                await websocket.send_json(_error("bad-message", "no hello received"))
+                await websocket.send_json(_error(ProtocolError.of("no_hello")))
                 await websocket.close(code=4400)
                 return
             if incoming["type"] == "websocket.disconnect":
@@ -529,14 +520,14 @@ async def game_socket(websocket: WebSocket) -> None:
                 # counted per client address, over all its connections
                 _check_rate(websocket, "message")
                 if text is None:
-                    raise ProtocolError("messages must be JSON text frames")
+                    raise ProtocolError.of("not_text_frame")
                 if len(text) > MAX_MESSAGE_BYTES:
-                    raise ProtocolError(f"message larger than {MAX_MESSAGE_BYTES} bytes")
+                    raise ProtocolError.of("message_too_large", max=MAX_MESSAGE_BYTES)
                 msg = parse_client_message(decode_json(text, "the message"))
                 kind = msg["type"]
                 if conn is None:
                     if kind != "hello":
-                        raise ProtocolError("the first message must be hello")
+                        raise ProtocolError.of("hello_first")
                     # Looked up again: while the client was silent, an unused room may have
                     # left memory; a connection holds its room there from now on.
                     room = await find_room()
@@ -545,14 +536,14 @@ async def game_socket(websocket: WebSocket) -> None:
                     sender = asyncio.create_task(_send_loop(websocket, conn))
                     room.join(conn)
                 elif kind == "hello":
-                    raise ProtocolError("hello was already received")
+                    raise ProtocolError.of("hello_again")
                 elif kind == "ping":
                     reply({"type": "pong"})
                 elif kind == "act":
                     await room.submit(conn.principal, msg["actions"], msg["ply"])
                 elif kind == "hint":
                     if hint_task is not None and not hint_task.done():
-                        raise ProtocolError("a hint is already on its way", "busy")
+                        raise ProtocolError.of("hint_busy")
                     hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
@@ -565,11 +556,11 @@ async def game_socket(websocket: WebSocket) -> None:
                         }
                     )
             except ProtocolError as exc:
-                error = _error(exc.code, str(exc))
+                error = _error(exc)
             except Exception:
                 # A server bug on one message must not end the connection or reveal internals.
                 log.exception("game %s: failed on a client message", room.id)
-                error = _error("server", "the server failed on this message")
+                error = _error(ProtocolError.of("message_failed"))
             else:
                 continue
             if conn is None:

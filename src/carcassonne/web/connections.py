@@ -24,6 +24,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .errors import ProtocolError
+
 log = logging.getLogger("carcassonne.web")
 
 #: seconds a websocket client has to answer the server's close before the connection is cut
@@ -67,15 +69,15 @@ class ConnectionGuard:
     def __len__(self) -> int:
         return len(self._open)
 
-    def admit(self, transport: asyncio.BaseTransport, address: str) -> str | None:
+    def admit(self, transport: asyncio.BaseTransport, address: str) -> ProtocolError | None:
         """Count a new connection, or say why it is refused (and do not count it)."""
         if len(self._open) >= self.limits.max_connections:
-            reason = "the server has too many connections open"
+            reason = ProtocolError.of("too_many_connections")
         elif (
             address not in self.uncapped
             and self._per_address[address] >= self.limits.max_per_address
         ):
-            reason = "too many connections from this address"
+            reason = ProtocolError.of("too_many_from_address")
         else:
             self._open[transport] = address
             self._per_address[address] += 1
@@ -92,8 +94,8 @@ class ConnectionGuard:
                 del self._per_address[address]
 
 
-def _refusal(reason: str) -> bytes:
-    body = json.dumps({"error": "too-many-connections", "message": reason}).encode()
+def _refusal(reason: ProtocolError) -> bytes:
+    body = json.dumps({"error": reason.code, **reason.to_json()}).encode()
     head = (
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nretry-after: 10\r\nconnection: close\r\n\r\n"

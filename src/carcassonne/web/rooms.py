@@ -46,6 +46,7 @@ from ..bots import check_bot_spec, make_bot
 from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSetupError, GameSummary, IllegalAction
 from . import botworker
+from .errors import illegal
 from .protocol import (
     MAX_SEED,
     ProtocolError,
@@ -305,7 +306,7 @@ class Room:
             stored = seat.get("digest")
             if stored is not None and secrets.compare_digest(digest, stored):
                 return Principal(frozenset({i}))
-        raise ProtocolError("this link's token does not belong to this game", "unauthorised")
+        raise ProtocolError.of("bad_token")
 
     def perspective(self, principal: Principal) -> int | None:
         """Whose view a principal sees: its seat; on a hotseat screen the human seat to move."""
@@ -468,19 +469,17 @@ class Room:
     def _check_turn(self, principal: Principal, ply: int | None) -> None:
         game = self.game
         if self.broken:
-            raise ProtocolError(self.broken, "broken")
+            raise ProtocolError.of("game_broken", why=self.broken)
         if self.expired:
-            raise ProtocolError(self.expired, "expired")
+            raise ProtocolError.of("game_expired", why=self.expired)
         if game.is_over:
-            raise ProtocolError("the game is over", "game-over")
+            raise ProtocolError.of("game_over")
         if ply is not None and ply != len(game.history):
-            raise ProtocolError(
-                f"the game has moved on (ply {len(game.history)}, you sent {ply})", "stale"
-            )
+            raise ProtocolError.of("stale_ply", ply=len(game.history), sent=ply)
         if principal.spectator:
-            raise ProtocolError("spectators cannot act", "unauthorised")
+            raise ProtocolError.of("spectator")
         if game.to_move not in principal.seats:
-            raise ProtocolError(f"it is seat {game.to_move + 1}'s move, not yours", "not-your-turn")
+            raise ProtocolError.of("not_your_turn", seat=game.to_move + 1)
 
     async def submit(
         self, principal: Principal, actions: list[Any], ply: int | None = None
@@ -500,42 +499,35 @@ class Room:
         """
         async with self._lock:
             if self.evicted:
-                raise ProtocolError("the game was reloaded; send the move again", "stale")
+                raise ProtocolError.of("reloaded")
             if ply is not None and ply > len(self.game.history):
                 # the client heard of a move made through another process first
                 await self._catch_up(None)
             self._check_turn(principal, ply)
             if len(actions) > 1 and self.game.phase != "tile":
-                raise ProtocolError(
-                    "only a tile placement may be sent together with another action "
-                    "(the figure action after it)",
-                    "bad-message",
-                )
+                raise ProtocolError.of("batch_not_tile")
             first_ply = len(self.game.history)
             trial = self._trial()
             done: list[tuple[int, dict[str, Any]]] = []
             try:
                 for action in actions:
                     if trial.is_over:
-                        raise ProtocolError("the game ended before this action", "game-over")
+                        raise ProtocolError.of("ended_before_action")
                     seat = trial.to_move
                     if seat not in principal.seats:
-                        raise ProtocolError(
-                            f"action {len(done) + 1}: it is seat {seat + 1}'s move, not yours",
-                            "not-your-turn",
+                        raise ProtocolError.of(
+                            "action_not_your_turn", action=len(done) + 1, seat=seat + 1
                         )
                     try:
                         trial.apply(action)
                     except IllegalAction as exc:
-                        raise ProtocolError(f"action {len(done) + 1}: {exc}", "illegal") from None
+                        raise illegal(exc, len(done) + 1) from None
                     except Exception:
                         log.exception("game %s: the engine failed on %r", self.id, action)
                         # The engine may have gone wrong halfway, or before this action (a copy
                         # shares immutable parts): start again from what is stored.
                         self.game = self._rebuild()
-                        raise ProtocolError(
-                            f"action {len(done) + 1}: the server failed on it", "server"
-                        ) from None
+                        raise ProtocolError.of("engine_failed", action=len(done) + 1) from None
                     done.append((seat, action_to_json(action)))
             except ProtocolError:
                 if done:  # the batch's earlier actions are undone (a refused one changed nothing)
@@ -578,15 +570,11 @@ class Room:
         except StorageConflict:
             self._discard(trial)
             await self._catch_up(None)
-            raise ProtocolError(
-                "the game has moved on: another move was stored first", "stale"
-            ) from None
+            raise ProtocolError.of("stored_elsewhere") from None
         except Exception:
             log.exception("game %s: cannot store actions; the game stays as it was", self.id)
             self._discard(trial)
-            raise ProtocolError(
-                "the server could not save this move; try again", "server"
-            ) from None
+            raise ProtocolError.of("move_not_saved") from None
         self.game = trial
         self.stored.actions.extend(done)
         self.broadcast()
@@ -655,15 +643,15 @@ class Room:
         """
         self._check_turn(principal, ply)
         if self.game.phase != "tile":
-            raise ProtocolError("a preview is only for placing a tile", "bad-message")
+            raise ProtocolError.of("preview_not_tile")
         trial = self.game.copy()
         try:
             trial.apply(action)
         except IllegalAction as exc:
-            raise ProtocolError(str(exc), "illegal") from None
+            raise illegal(exc) from None
         except Exception:
             log.exception("game %s: the engine failed on the preview of %r", self.id, action)
-            raise ProtocolError("the server failed on this preview", "server") from None
+            raise ProtocolError.of("preview_failed") from None
         if trial.phase != "figure":
             return []
         return [action_to_json(a) for a in trial.legal_actions()]
@@ -697,15 +685,13 @@ class Room:
             moves = await asyncio.shield(task)
         except botworker.BotWorkerError:
             self._hints.pop(ply, None)
-            raise ProtocolError("no hint could be computed now; try again", "busy") from None
+            raise ProtocolError.of("hint_failed") from None
         if self._several_humans and (seat, ply) not in self.hints_used:
             try:
                 await self.storage.run(self.storage.record_hint, self.id, ply, seat)
             except StorageError:
                 log.exception("game %s: cannot store a hint used", self.id)
-                raise ProtocolError(
-                    "the server could not save that this hint was used; try again", "server"
-                ) from None
+                raise ProtocolError.of("hint_not_saved") from None
             if (seat, ply) not in self.hints_used:  # another request for it may have come first
                 self.hints_used = sorted([*self.hints_used, (seat, ply)], key=lambda h: h[1])
                 self.broadcast()
@@ -966,14 +952,14 @@ class GameServer:
         try:
             first = Game(options)  # the engine judges the options before anything is stored
         except (GameSetupError, KeyError, ValueError, OSError) as exc:
-            raise ProtocolError(f"cannot set up this game: {exc}", "bad-options") from None
+            raise ProtocolError.of("bad_options", detail=str(exc)) from None
         for seat in seats:
             if seat["kind"] == "bot":
                 try:
                     make_bot(seat["bot"], 0)
                 except (ImportError, ValueError) as exc:
-                    raise ProtocolError(
-                        f"the {seat['bot']} bot is not available: {exc}", "bad-options"
+                    raise ProtocolError.of(
+                        "bot_unavailable", bot=seat["bot"], detail=str(exc)
                     ) from None
         # Only a game that can be set up may take another's place.
         creator_id = creator_digest(creator)
@@ -981,7 +967,7 @@ class GameServer:
             await self._make_room_for(creator_id)
         except StorageError:
             log.exception("cannot count the unfinished games")
-            raise ProtocolError("the server cannot create games now; try again", "server") from None
+            raise ProtocolError.of("cannot_create_now") from None
         tokens: dict[int, str] = {}
         stored_seats = []
         hotseat_token = _new_token() if hotseat else None
@@ -1013,9 +999,7 @@ class GameServer:
                 log.exception("cannot store a new game")
             except StorageError:
                 log.exception("cannot store a new game")
-            raise ProtocolError(
-                "the server could not save the new game; try again", "server"
-            ) from None
+            raise ProtocolError.of("game_not_saved") from None
         room = await self.get(game_id)
         assert room is not None
         secrets_out = {
@@ -1033,11 +1017,7 @@ class GameServer:
         honest player.  Refuses (``too-many-games``) when there is no such game."""
         mine = await self.storage.run(self.storage.count_unfinished, creator_id)
         if mine >= self.max_games_per_address:
-            raise ProtocolError(
-                f"you already have {mine} unfinished games on this server, its limit per "
-                "address; finish some first (abandoned games end after a while)",
-                "too-many-games",
-            )
+            raise ProtocolError.of("too_many_of_yours", games=mine)
         live = await self.storage.run(self.storage.count_unfinished)
         if live < self.max_live_games:
             return
@@ -1051,11 +1031,7 @@ class GameServer:
                 "it ended unfinished: the server was full and its creator held the most games",
             )
             return
-        raise ProtocolError(
-            f"this server already runs {live} unfinished games, its limit; "
-            "try again when some have ended",
-            "too-many-games",
-        )
+        raise ProtocolError.of("server_full", games=live)
 
     async def _expire(self, game_ids: list[str], reason: str) -> None:
         await self.storage.run(self.storage.expire, game_ids, reason)
@@ -1099,7 +1075,7 @@ class GameServer:
                 room.kick_bots()
                 return room
             log.error("game %s: %s", game_id, reason)
-        raise ProtocolError(reason, "broken")
+        raise ProtocolError.of("game_broken", why=reason)
 
     def _touch(self, game_id: str) -> None:
         self.rooms.move_to_end(game_id)

@@ -1,9 +1,12 @@
 // HTTP calls and the live game connection (websocket with automatic reconnect).
 
 export class ApiError extends Error {
-  constructor(code, message) {
+  /** `code` is the error's kind, `reason` and `params` what exactly (see errors.js). */
+  constructor(code, message, reason = null, params = {}) {
     super(message);
     this.code = code;
+    this.reason = reason;
+    this.params = params;
   }
 }
 
@@ -39,7 +42,7 @@ async function apiError(response) {
   } catch {
     data = null;
   }
-  return new ApiError(data?.error || `http-${response.status}`, data?.message || response.statusText);
+  return new ApiError(data?.error || `http-${response.status}`, data?.message || response.statusText, data?.reason, data?.params);
 }
 
 /**

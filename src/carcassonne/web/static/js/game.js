@@ -9,8 +9,9 @@
 // figure, then fixing the tile, then the tile. The server and its engine decide legality; the
 // browser only offers what they listed.
 
-import { t, has } from "./i18n.js";
+import { t, has, pointerText } from "./i18n.js";
 import { apiFile, GameSocket } from "./api.js";
+import { errorText } from "./errors.js";
 import { html, svg } from "./svg.js";
 import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
@@ -92,7 +93,7 @@ class GameScreen {
       this.you = m.you;
       const seats = localSeats(this.info.seats);
       this.board.setBoard(this.info.board, seats);
-      rememberGame(this.gameId, { token: this.token, seats: seats.map((s) => s.name), you: m.you.seats });
+      rememberGame(this.gameId, { token: this.token, seats: this.info.seats, you: m.you.seats });
     } else if (m.type === "state") {
       this.setState(m);
     } else if (m.type === "presence") {
@@ -116,8 +117,8 @@ class GameScreen {
     } else if (m.type === "error") {
       this.waiting = false;
       if (this.hint && this.hint.pending) this.hint = null;
-      this.showError(m.message || m.code);
-      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(m.message, "");
+      this.showError(errorText(m));
+      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(errorText(m), "");
       else this.renderTurn();
     }
   }
@@ -496,13 +497,13 @@ class GameScreen {
     }
     const step = this.turnStep();
     if (step === "figure") {
-      side.append(html("div", { class: "turn-hint" }, t("turn.hint_figure")), this.figureChoice());
+      side.append(html("div", { class: "turn-hint" }, pointerText("turn.hint_figure")), this.figureChoice());
     } else if (step === "tile" || step === "placed") {
       side.append(
         html("div", { class: "row rotate" },
           html("button", { title: t("turn.rotate_left"), "aria-label": t("turn.rotate_left"), onclick: () => this.rotate(-1), "data-action": "rotate-left" }, "⟲"),
           html("button", { title: t("turn.rotate_right"), "aria-label": t("turn.rotate_right"), onclick: () => this.rotate(1), "data-action": "rotate-right" }, "⟳")),
-        html("div", { class: "turn-hint" }, step === "placed" ? t("board.hint_placed") : t("turn.hint_tile")));
+        html("div", { class: "turn-hint" }, pointerText(step === "placed" ? "board.hint_placed" : "turn.hint_tile")));
     } else if (phase === "over") {
       side.append(html("div", {}, t("turn.over")));
     } else {
@@ -639,7 +640,7 @@ class GameScreen {
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
-      this.showError(error.message);
+      this.showError(errorText(error));
     }
   }
 }

@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import { api } from "./api.js";
+import { errorText } from "./errors.js";
 import { html } from "./svg.js";
 import { BoardView } from "./board.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats } from "./panels.js";
@@ -27,7 +28,7 @@ export function mountReplay(container, [gameId]) {
         // rounded and the server would replay another shuffle.
         start(await api("/api/replay", { method: "POST", raw: file }));
       } catch (e) {
-        showUpload(e instanceof SyntaxError ? t("replay.not_json") : e.message);
+        showUpload(e instanceof SyntaxError ? t("replay.not_json") : errorText(e));
       }
     });
     page.replaceChildren(html("div", { class: "page-narrow" },
@@ -44,7 +45,7 @@ export function mountReplay(container, [gameId]) {
   }
 
   if (gameId) {
-    api(`/api/games/${encodeURIComponent(gameId)}/replay`).then(start).catch((e) => showUpload(e.message));
+    api(`/api/games/${encodeURIComponent(gameId)}/replay`).then(start).catch((e) => showUpload(errorText(e)));
   } else {
     showUpload();
   }
