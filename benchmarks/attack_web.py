@@ -800,6 +800,30 @@ async def caps(ctx: Context) -> dict[str, str]:
     }
 
 
+#: one game each from 1,000 addresses (127.9.0.1 and on): the games cap, 1,000, filled
+MANY_ADDRESSES = [f"127.9.{i // 250}.{i % 250 + 1}" for i in range(1000)]
+
+
+@scenario("addresses", "1,000 addresses create one game each (the games cap), then newcomers")
+async def addresses(ctx: Context) -> dict[str, str]:
+    started = time.monotonic()
+    flood = await requests_from(
+        ctx.port, [("POST", "/api/games", TWO_HUMANS, source) for source in MANY_ADDRESSES]
+    )
+    fill_seconds = time.monotonic() - started
+    newcomers = await requests_from(
+        ctx.port, [("POST", "/api/games", TWO_HUMANS, f"127.10.0.{i}") for i in range(1, 11)]
+    )
+    await asyncio.sleep(ctx.seconds)  # the probe goes on creating and playing meanwhile
+    statuses = [status for status, _ in flood]
+    return {
+        "flood: created": str(statuses.count(201)),
+        "flood: refused 503": str(statuses.count(503)),
+        "flood: s to send": f"{fill_seconds:.1f}",
+        "10 newcomers after the flood: created": str(sum(s == 201 for s, _ in newcomers)),
+    }
+
+
 REPLAY_READERS = spread(8, block=8, per_address=1)
 
 

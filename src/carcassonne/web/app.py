@@ -42,6 +42,7 @@ from .. import __version__
 from ..bots import BOT_NAMES, bot_parameters
 from ..formats.actions import action_to_json
 from . import replay
+from .addresses import DEFAULT_GROUPS, AddressGroups
 from .database import open_storage
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -59,6 +60,7 @@ from .rooms import (
     EXPIRE_AFTER,
     MAX_GAMES_PER_ADDRESS,
     MAX_LIVE_GAMES,
+    UNCLAIMED_EXPIRE_AFTER,
     Connection,
     GameServer,
     Room,
@@ -322,12 +324,19 @@ def _api(handler: Any, limit: str | None = None) -> Any:
     return endpoint
 
 
+def client_key(request: Request | WebSocket) -> str:
+    """Who the client is for every per-client limit: its address's group (an IPv6 /64 is one
+    client: :mod:`.addresses`). Clients are told apart by address only: behind a proxy they
+    are one client, unless ``carcassonne serve --trusted-proxy`` names the proxy."""
+    groups: AddressGroups = request.app.state.address_groups
+    return groups.key(request.client.host if request.client else "")
+
+
 def _check_rate(request: Request | WebSocket, limit: str) -> None:
     """Spend one of the client's tokens for ``limit`` or refuse the request (before its body is
-    read). Clients are told apart by address only: behind a proxy they share one bucket, unless
-    ``carcassonne serve --trusted-proxy`` names the proxy."""
+    read)."""
     buckets: TokenBuckets = request.app.state.limits[limit]
-    wait = buckets.take(request.client.host if request.client else "")
+    wait = buckets.take(client_key(request))
     if wait:
         per_minute = buckets.limit.per_minute
         raise RateLimited(
@@ -378,8 +387,7 @@ async def create_game(request: Request) -> Response:
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise ProtocolError("'hotseat' must be true or false")
-    creator = request.client.host if request.client else ""
-    room, links = await _server(request).create(seats, options, hotseat, creator)
+    room, links = await _server(request).create(seats, options, hotseat, client_key(request))
     return JSONResponse({**links, "game": room.public_info()}, status_code=201)
 
 
@@ -390,6 +398,7 @@ async def game_info(request: Request) -> Response:
 async def game_state(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
+    await _server(request).opened(room, principal, client_key(request))
     return JSONResponse({**room.welcome(principal), **room.state(principal)})
 
 
@@ -536,6 +545,7 @@ async def game_socket(websocket: WebSocket) -> None:
                     # left memory; a connection holds its room there from now on.
                     room = await find_room()
                     principal = room.authorise(msg.get("token"))
+                    await server.opened(room, principal, client_key(websocket))
                     conn = Connection(principal)
                     sender = asyncio.create_task(_send_loop(websocket, conn))
                     room.join(conn)
@@ -598,6 +608,8 @@ def create_app(
     max_live_games: int = MAX_LIVE_GAMES,
     max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
     expire_after: float | None = EXPIRE_AFTER,
+    expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
+    address_groups: AddressGroups = DEFAULT_GROUPS,
     allowed_origins: frozenset[str] = frozenset(),
     allowed_hosts: frozenset[str] = LOCAL_HOST_NAMES,
     clock: Callable[[], float] = time.monotonic,
@@ -608,10 +620,12 @@ def create_app(
     ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
     server holds at once, ``max_games_per_address`` those one address may have created,
     ``expire_after`` the seconds without a move after which an unfinished game ends (None:
-    never); ``allowed_origins`` the origins of other sites' pages that may use the API
-    and ``allowed_hosts`` the host names it answers to besides IP addresses (``"*"``: any;
-    :class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
-    tests."""
+    never), ``expire_unclaimed_after`` those after which a game nobody took up ends (no person
+    moved, nobody but its creator opened a seat; None: as any other); ``address_groups`` which
+    addresses are one client for every per-client limit; ``allowed_origins`` the origins of
+    other sites' pages that may use the API and ``allowed_hosts`` the host names it answers to
+    besides IP addresses (``"*"``: any; :class:`CrossSiteGuard`); ``clock`` (monotonic
+    seconds) drives the rate limits, for tests."""
     if storage is None:
         storage = open_storage(db if db is not None else default_db_path())
     server = GameServer(
@@ -620,6 +634,7 @@ def create_app(
         max_live_games=max_live_games,
         max_games_per_address=max_games_per_address,
         expire_after=expire_after,
+        expire_unclaimed_after=expire_unclaimed_after,
     )
     limits = limits or RateLimits()
 
@@ -652,6 +667,7 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     app.state.storage = storage
+    app.state.address_groups = address_groups
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
         for name in ("create", "replay", "action", "message", "read")

@@ -24,6 +24,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .addresses import DEFAULT_GROUPS, AddressGroups
+
 log = logging.getLogger("carcassonne.web")
 
 #: seconds a websocket client has to answer the server's close before the connection is cut
@@ -37,7 +39,8 @@ class ConnectionLimits:
 
     #: connections open at once, all clients together
     max_connections: int = 2000
-    #: connections open at once from one client address (a trusted proxy is not capped)
+    #: connections open at once from one client (an address group: :mod:`.addresses`; a
+    #: trusted proxy is not capped)
     max_per_address: int = 100
     #: seconds a client has to send a request's line and headers, from connecting (or from
     #: the end of its previous response)
@@ -53,12 +56,18 @@ class ConnectionLimits:
 
 
 class ConnectionGuard:
-    """Counts the open connections of one server, per client address and in total."""
+    """Counts the open connections of one server, per client (address group) and in total."""
 
-    def __init__(self, limits: ConnectionLimits, uncapped: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        limits: ConnectionLimits,
+        uncapped: frozenset[str] = frozenset(),
+        groups: AddressGroups = DEFAULT_GROUPS,
+    ) -> None:
         self.limits = limits
         #: addresses with no cap of their own (trusted proxies: every client comes through them)
         self.uncapped = uncapped
+        self.groups = groups
         self._open: dict[asyncio.BaseTransport, str] = {}
         self._per_address: Counter[str] = Counter()
         #: connections refused so far (for the operator; the log is rate-limited)
@@ -69,16 +78,17 @@ class ConnectionGuard:
 
     def admit(self, transport: asyncio.BaseTransport, address: str) -> str | None:
         """Count a new connection, or say why it is refused (and do not count it)."""
+        client = address if address in self.uncapped else self.groups.key(address)
         if len(self._open) >= self.limits.max_connections:
             reason = "the server has too many connections open"
         elif (
             address not in self.uncapped
-            and self._per_address[address] >= self.limits.max_per_address
+            and self._per_address[client] >= self.limits.max_per_address
         ):
             reason = "too many connections from this address"
         else:
-            self._open[transport] = address
-            self._per_address[address] += 1
+            self._open[transport] = client
+            self._per_address[client] += 1
             return None
         self.refused += 1
         return reason

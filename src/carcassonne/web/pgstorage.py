@@ -35,6 +35,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from .storage import (
+    CLAIMED_MIGRATION,
     FINISHED,
     HINTS_MIGRATION,
     SCHEMA_VERSION,
@@ -68,7 +69,7 @@ _SCHEMA = schema_sql("DOUBLE PRECISION")
 
 #: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
 #: one PostgreSQL had; each later change of the schema adds its step here and to SQLite's)
-_MIGRATIONS = {3: HINTS_MIGRATION}
+_MIGRATIONS = {3: HINTS_MIGRATION, 4: CLAIMED_MIGRATION}
 
 
 def _placeholders(sql: str) -> str:

@@ -26,6 +26,8 @@ measured side by side on 100 games a thread made the server slower (``benchmarks
 
 A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinished, because
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
+``claimed`` says the game was taken up (a person moved in it, or someone other than its
+creator opened a seat's link): a game nobody took up expires after minutes, not days.
 ``bot_turn`` says a bot is to move; the process playing a game's bots holds a lease on them
 (``bot_owner`` until ``bot_lease_until``, renewed while it lives), so that each bot move is
 computed by one process and another takes over when that one dies.  ``hints`` holds the hints
@@ -49,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
 
@@ -82,7 +84,8 @@ CREATE TABLE IF NOT EXISTS games (
     expired TEXT,
     bot_turn INTEGER NOT NULL DEFAULT 0,
     bot_owner TEXT,
-    bot_lease_until {real} NOT NULL DEFAULT 0
+    bot_lease_until {real} NOT NULL DEFAULT 0,
+    claimed INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -99,6 +102,14 @@ CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_un
 #: schema 3 -> 4, both backends' step: schema 3 kept the hints used in memory only (a restart
 #: forgot them)
 HINTS_MIGRATION = f"""{_HINTS_TABLE}UPDATE meta SET value = '4' WHERE key = 'schema';
+"""
+
+
+#: schema 4 -> 5, both backends' step: schema 4 did not tell a game nobody took up (which may
+#: expire soon) from one being played; a game with moves stored counts as taken up
+CLAIMED_MIGRATION = """ALTER TABLE games ADD COLUMN claimed INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET claimed = 1 WHERE id IN (SELECT game_id FROM actions);
+UPDATE meta SET value = '5' WHERE key = 'schema';
 """
 
 
@@ -136,6 +147,7 @@ UPDATE meta SET value = '3' WHERE key = 'schema';
 COMMIT;
 """,
     3: f"BEGIN;\n{HINTS_MIGRATION}COMMIT;\n",
+    4: f"BEGIN;\n{CLAIMED_MIGRATION}COMMIT;\n",
 }
 
 
@@ -171,6 +183,10 @@ class StoredGame:
     expired: str | None = None
     #: (seat, ply) of every hint used, by ply
     hints: list[tuple[int, int]] = field(default_factory=list)
+    #: :func:`creator_digest` of its creator's address group
+    creator: str = ""
+    #: whether the game was taken up: a person moved, or someone but its creator opened a seat
+    claimed: bool = False
 
 
 @dataclass(frozen=True)
@@ -378,12 +394,36 @@ class Storage:
             for game_id in game_ids:
                 self._announce(db, game_id)
 
-    def idle_since(self, cutoff: float) -> list[str]:
-        """Unfinished games nobody has moved in since ``cutoff`` (seconds since the epoch)."""
+    def idle_since(self, cutoff: float, unclaimed: bool = False) -> list[str]:
+        """Unfinished games nobody has moved in since ``cutoff`` (seconds since the epoch);
+        with ``unclaimed``, only those nobody took up."""
         rows = self._rows(
-            "SELECT id FROM games WHERE finished=? AND updated < ?", UNFINISHED, cutoff
+            "SELECT id FROM games WHERE finished=? AND updated < ? AND claimed <= ?",
+            UNFINISHED,
+            cutoff,
+            0 if unclaimed else 1,
         )
         return [r[0] for r in rows]
+
+    def oldest_unclaimed(self, held_at_least: int, limit: int = 100) -> list[str]:
+        """Unfinished games nobody took up whose creators hold at least ``held_at_least``
+        unfinished games, the least recently moved (or created) first."""
+        rows = self._rows(
+            "WITH holders AS (SELECT creator FROM games WHERE finished=? "
+            "GROUP BY creator HAVING COUNT(*) >= ?) "
+            "SELECT games.id FROM games JOIN holders ON games.creator = holders.creator "
+            "WHERE games.finished=? AND games.claimed=0 ORDER BY games.updated LIMIT ?",
+            UNFINISHED,
+            held_at_least,
+            UNFINISHED,
+            limit,
+        )
+        return [r[0] for r in rows]
+
+    def claim(self, game_id: str) -> None:
+        """The game was taken up (see :class:`StoredGame`): it keeps the long expiry."""
+        with self._transaction(f"that game {game_id} was taken up") as db:
+            db.execute("UPDATE games SET claimed=1 WHERE id=? AND claimed=0", (game_id,))
 
     def load_game(self, game_id: str) -> StoredGame | None:
         """The stored game, or None if there is none with this id.
@@ -394,8 +434,8 @@ class Storage:
         """
         try:
             rows = self._rows(
-                "SELECT id, created, options, seats, hotseat_digest, finished, expired "
-                "FROM games WHERE id=?",
+                "SELECT id, created, options, seats, hotseat_digest, finished, expired, "
+                "creator, claimed FROM games WHERE id=?",
                 game_id,
             )
             if not rows:
@@ -425,6 +465,8 @@ class Storage:
             damaged=damaged,
             expired=row[6] if row[5] == EXPIRED else None,
             hints=hints,
+            creator=row[7],
+            claimed=bool(row[8]),
         )
 
     def moves_since(
