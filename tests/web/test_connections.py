@@ -28,7 +28,7 @@ from carcassonne.cli.main import build_parser
 from carcassonne.web import app as app_module
 from carcassonne.web.addresses import AddressGroups
 from carcassonne.web.connections import CLOSE_TIMEOUT, ConnectionGuard, ConnectionLimits
-from carcassonne.web.logthrottle import LogThrottle
+from carcassonne.web.logthrottle import BoundedFormatter, LogThrottle, throttled_handler
 from carcassonne.web.protocol import MAX_MESSAGE_BYTES
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -404,3 +404,21 @@ def test_serve_logs_a_flood_of_refusals_in_a_few_lines(tmp_path: Path) -> None:
     refusals = [line for line in lines if "refused a connection" in line]
     assert len(refusals) == 10, lines  # LogThrottle's burst
     assert not any("Traceback" in line for line in lines)
+
+
+def test_a_huge_log_record_is_cut_to_its_beginning_and_end() -> None:
+    """Issue 22: the log throttle counted lines, and one line quoting a client's 1.9 MB value
+    was 1.9 MB of log."""
+    formatter = BoundedFormatter("%(levelname)s %(message)s", max_chars=1000)
+    value = "x" * 1_900_000 + " the end"
+    huge = formatter.format(_record("failed on %s", value))
+    assert len(huge) < 1100
+    assert huge.startswith("WARNING failed on xxx") and huge.endswith("xxx the end")
+    whole = len("WARNING failed on ") + len(value)
+    assert f"[... {whole - 1000} characters not logged ...]" in huge
+    small = _record("refused %s", "10.0.0.1")
+    assert formatter.format(small) == "WARNING refused 10.0.0.1"
+
+
+def test_serve_logs_through_the_bounded_formatter() -> None:
+    assert isinstance(throttled_handler().formatter, BoundedFormatter)

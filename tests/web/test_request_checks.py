@@ -16,6 +16,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import TestClient, auth, hello
 
+import carcassonne
 from carcassonne.formats.record import record_from_game
 from carcassonne.game import Game
 from carcassonne.web import app as app_module
@@ -228,3 +229,64 @@ def test_uploaded_records_hold_seat_names_to_the_lobby_limit(client: Any) -> Non
     refused = answers["too long"]
     assert refused.status_code == 400 and refused.json()["error"] == "bad-record"
     assert "at most 24 characters" in refused.json()["message"]
+
+
+# ------------------------------------------------------------------------------ tile ids
+
+#: a tile id longer than a file name may be (255 bytes), and the 1.9 MB one of the attack run
+LONG_IDS = {"300 chars": "x" * 300 + "/A", "1.9 MB": "base/" + "x" * 1_900_000}
+INSTALL_DIR = str(Path(carcassonne.__file__).parent)
+
+
+def _refusal_is_short(response: Any, code: str) -> None:
+    """A 400 of ``code`` quoting a few dozen characters of the id, naming no path."""
+    assert response.status_code == 400, response.text[:300]
+    error = response.json()
+    assert error["error"] == code
+    assert len(error["message"]) < 200 and INSTALL_DIR not in error["message"]
+    assert "unknown tile" in error["message"]
+
+
+@pytest.mark.parametrize("tile_id", list(LONG_IDS.values()), ids=list(LONG_IDS))
+def test_an_uploaded_record_with_a_long_tile_id_is_a_bad_record(
+    client: Any, caplog: pytest.LogCaptureFixture, tile_id: str
+) -> None:
+    """Issue 22: a tile id over 255 bytes was an uncaught OSError (500, a traceback quoting the
+    whole id: 1.9 MB of log per request)."""
+    game = Game(players=2, stack=tuple(CITY_STACK))
+    game.apply(game.legal_actions()[0])
+    record = record_from_game(game, [{"kind": "human"}, {"kind": "human"}])
+    in_stack = {**record, "stack": [tile_id, *record["stack"][1:]]}
+    in_move = {**record, "moves": [{**record["moves"][0], "tile": tile_id}]}
+    for bad in (in_stack, in_move):
+        _refusal_is_short(client.post("/api/replay", json=bad), "bad-record")
+    no_errors_logged(caplog)
+
+
+@pytest.mark.parametrize("tile_id", list(LONG_IDS.values()), ids=list(LONG_IDS))
+def test_a_game_with_a_long_tile_id_is_refused_without_naming_a_path(
+    client: Any, caplog: pytest.LogCaptureFixture, tile_id: str
+) -> None:
+    """Issue 22: the refusal quoted the OSError, which named the install's absolute path."""
+    body = {"seats": HUMANS, "options": {"stack": [tile_id]}}
+    _refusal_is_short(client.post("/api/games", json=body), "bad-options")
+    no_errors_logged(caplog)
+
+
+def test_a_tile_id_never_becomes_a_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the bundled tile sets are read, by name: the set named in an id is not a path."""
+    from carcassonne import tiles
+
+    opened: list[str] = []
+    real_files = tiles.resources.files
+
+    def files(package: str) -> Any:
+        opened.append(package)
+        return real_files(package)
+
+    tiles.bundled_tile_sets()  # listed once, before
+    monkeypatch.setattr(tiles.resources, "files", files)
+    for tile_id in ("../../../etc/passwd/x", "nosuchset/A", "\x00/A", LONG_IDS["300 chars"]):
+        with pytest.raises(KeyError):
+            tiles.tile_by_id(tile_id)
+    assert opened == []

@@ -20,6 +20,7 @@ from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
 from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from ..maps import bundled_maps
+from ..quoting import short_repr
 
 MAX_MESSAGE_BYTES = 64 * 1024
 #: a tile placement and the figure action after it (see Room.submit: longer batches could probe
@@ -239,7 +240,9 @@ def check_map(name: Any, code: str) -> None:
     """Only the bundled maps, by name: a map may also be a file path, which no client may pick."""
     if name is not None and (not isinstance(name, str) or name not in bundled_maps()):
         known = ", ".join(bundled_maps())
-        raise ProtocolError(f"cannot set up this game: unknown map {name!r} (maps: {known})", code)
+        raise ProtocolError(
+            f"cannot set up this game: unknown map {short_repr(name)} (maps: {known})", code
+        )
 
 
 def options_to_json(options: GameOptions, seed_chosen: bool = False) -> dict[str, Any]:

@@ -982,7 +982,7 @@ class GameServer:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
         try:
             first = Game(options)  # the engine judges the options before anything is stored
-        except (GameSetupError, KeyError, ValueError, OSError) as exc:
+        except (GameSetupError, KeyError, ValueError) as exc:
             raise ProtocolError(f"cannot set up this game: {exc}", "bad-options") from None
         for seat in seats:
             if seat["kind"] == "bot":
