@@ -290,3 +290,43 @@ def test_a_tile_id_never_becomes_a_path(monkeypatch: pytest.MonkeyPatch) -> None
         with pytest.raises(KeyError):
             tiles.tile_by_id(tile_id)
     assert opened == []
+
+
+# ------------------------------------------------------------------------------ lone surrogates
+
+#: a JSON escape of half a UTF-16 pair: no character, and no UTF-8 for it
+LONE = '"\\ud800"'
+
+
+def test_a_seat_name_with_a_lone_surrogate_is_refused_before_anything_is_stored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 22: creation answered 500 but stored the game, whose info and state then failed
+    for ever (an orphan counting against the caps)."""
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    with TestClient(app) as client:
+        body = '{"seats": [{"kind": "human", "name": ' + LONE + '}, {"kind": "human"}]}'
+        refused = client.post("/api/games", content=body, headers=JSON_TYPE)
+        assert refused.status_code == 400 and refused.json()["error"] == "bad-message"
+        assert "lone UTF-16 surrogate" in refused.json()["message"]
+        assert app.state.storage.count_unfinished() == 0
+        # a pair that belongs together is one character, and welcome
+        paired = body.replace(LONE, '"Ana \\ud83d\\ude00"')
+        created = client.post("/api/games", content=paired, headers=JSON_TYPE)
+        assert created.status_code == 201, created.text
+        assert created.json()["game"]["seats"][0]["name"] == "Ana \U0001f600"
+    no_errors_logged(caplog)
+
+
+def test_a_hello_token_with_a_lone_surrogate_is_a_bad_message(
+    client: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 22: a ``server`` error and a traceback instead of a refusal."""
+    game = create(client)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        for text in ('{"type": "hello", "token": ' + LONE + "}", '{"type": "hello\\udfff"}'):
+            ws.send_text(text)
+            error = ws.receive_json()
+            assert (error["type"], error["code"]) == ("error", "bad-message")
+        hello(ws, game["seats"][0]["token"])  # the connection goes on
+    no_errors_logged(caplog)

@@ -11,6 +11,7 @@ seat must not know (the seed, an explicit stack, another seat's chip) leaves the
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Any
 
@@ -45,16 +46,53 @@ class ProtocolError(ValueError):
         self.code = code
 
 
+#: the escape of a UTF-16 surrogate (``\ud800`` to ``\udfff``), in text and in bytes
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def decode_json(data: str | bytes, what: str) -> Any:
     """``data`` parsed as JSON. Whatever the parser refuses (bad syntax or encoding, a number
     with more digits than Python converts, nesting deeper than its recursion limit) is a
-    :class:`ProtocolError` naming ``what``, never a server failure."""
+    :class:`ProtocolError` naming ``what``, never a server failure; so is text that is not
+    Unicode (:func:`_refuse_lone_surrogates`)."""
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
         raise ProtocolError(f"{what} is nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits
         raise ProtocolError(f"{what} is not JSON: {exc}") from None
+    if isinstance(data, bytes):
+        escaped = _SURROGATE_ESCAPE_BYTES.search(data) is not None
+    else:
+        escaped = _SURROGATE_ESCAPE.search(data) is not None
+    if escaped:
+        _refuse_lone_surrogates(value, what)
+    return value
+
+
+def _refuse_lone_surrogates(value: Any, what: str) -> None:
+    """JSON lets a string escape half of a UTF-16 pair alone (``"\\ud800"``), which is no
+    character: it could be neither stored nor sent on (UTF-8 has no encoding for it), and a
+    game created with one in a seat name was stored, then failed on every answer. Such text is
+    refused as bad input, before anything looks at it. (A pair that belongs together is one
+    character once parsed; only escapes make surrogates, so only text with one is searched.)"""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ProtocolError(
+                    f"{what} holds a lone UTF-16 surrogate (an escape from \\ud800 to \\udfff "
+                    "without its pair), which is not text"
+                ) from None
 
 
 def _expect_object(data: Any, what: str, allowed: set[str]) -> dict[str, Any]:
