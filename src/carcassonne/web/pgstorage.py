@@ -262,3 +262,6 @@ def _reason(exc: psycopg.Error) -> str:
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(STATEMENT_TIMEOUT_MS),))
+    # A commit returns once its WAL is flushed, whatever the database's own default (an
+    # operator's synchronous_commit=off would lose acknowledged moves in a power failure).
+    conn.execute("SELECT set_config('synchronous_commit', 'on', false)")
