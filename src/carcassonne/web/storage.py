@@ -43,6 +43,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -52,6 +53,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
+
+log = logging.getLogger("carcassonne.web")
 
 SCHEMA_VERSION = 5
 
@@ -598,16 +601,37 @@ class SqliteStorage(Storage):
                     yield db
                     db.execute("COMMIT")
                 except BaseException:
-                    db.execute("ROLLBACK")
+                    self._roll_back()
                     raise
             except sqlite3.IntegrityError as exc:
-                raise StorageConflict(f"cannot store {what}: {exc}") from exc
+                raise StorageConflict(f"cannot store {what}: {_sqlite_reason(exc)}") from exc
             except (sqlite3.Error, OSError) as exc:
-                raise StorageError(f"cannot store {what}: {exc}") from exc
+                raise StorageError(f"cannot store {what}: {_sqlite_reason(exc)}") from exc
+
+    def _roll_back(self) -> None:
+        """Undo the transaction a failure interrupted. SQLite may have rolled it back itself
+        (on a full disk, an I/O error): rolling back again would fail and the report would
+        name that ("no transaction is active") instead of the cause. A rollback that fails
+        is logged; the failure that made it is what the caller hears of."""
+        if not self._db.in_transaction:
+            return
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error as exc:
+            log.error("%s: cannot roll back a failed write: %s", self.name, _sqlite_reason(exc))
 
     def _rows(self, sql: str, *params: Any) -> list[Any]:
         with self._lock:
             try:
                 return self._db.execute(sql, params).fetchall()
             except (sqlite3.Error, OSError) as exc:
-                raise StorageError(f"cannot read the games database: {exc}") from exc
+                raise StorageError(
+                    f"cannot read the games database: {_sqlite_reason(exc)}"
+                ) from exc
+
+
+def _sqlite_reason(exc: Exception) -> str:
+    """SQLite's message with its error code, which tells a full disk (``SQLITE_FULL``) from an
+    I/O error (``SQLITE_IOERR_WRITE``) or a database it may not write (``SQLITE_READONLY``)."""
+    code = getattr(exc, "sqlite_errorname", None)
+    return f"{exc} ({code})" if code else str(exc)
