@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,72 @@ def test_a_move_on_a_full_disk_is_logged_with_its_cause(
     logged = "\n".join(r.getMessage() + str(r.exc_info and r.exc_info[1]) for r in caplog.records)
     assert "database or disk is full (SQLITE_FULL)" in logged, logged
     assert "no transaction is active" not in logged
+
+
+# ------------------------------------------------------------------------------ read-only
+
+
+@contextlib.contextmanager
+def read_only(path: Path) -> Iterator[None]:
+    """``path`` as a file this process may read but not write: its mode, and for root (whom
+    modes do not stop) the immutable attribute. Skips the test where neither holds."""
+    path.chmod(0o444)
+    immutable = os.geteuid() == 0 and shutil.which("chattr") is not None
+    if immutable:
+        subprocess.run(["chattr", "+i", str(path)], check=False, capture_output=True)
+    try:
+        try:
+            path.open("r+b").close()
+        except OSError:
+            pass
+        else:
+            pytest.skip("cannot make a file read-only here")
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(path)], check=False, capture_output=True)
+        path.chmod(0o644)
+
+
+def test_a_read_only_database_is_refused_at_start(tmp_path: Path) -> None:
+    """Issue 22: a read-only database started silently, served reads and failed every write."""
+    db = tmp_path / "games.sqlite3"
+    SqliteStorage(db).close()
+    with read_only(db), pytest.raises(StorageError) as refused:
+        SqliteStorage(db)
+    assert "the games database cannot be written" in str(refused.value)
+    assert "readonly database (SQLITE_READONLY)" in str(refused.value)
+
+
+def test_serve_refuses_a_read_only_database(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    SqliteStorage(db).close()
+    command = [sys.executable, "-m", "carcassonne.cli.main", "serve", "--db", str(db)]
+    with read_only(db):
+        try:
+            ran = subprocess.run(
+                [*command, "--port", "0"], capture_output=True, text=True, timeout=30
+            )
+        except subprocess.TimeoutExpired:
+            pytest.fail("the server started on a database it cannot write")
+    assert ran.returncode == 1
+    assert "the games database cannot be written" in ran.stderr
+    assert "open http" not in ran.stdout
+
+
+def test_a_read_only_postgres_database_is_refused_at_start(pg_url: str) -> None:
+    import psycopg
+
+    open_storage(pg_url).close()  # its tables exist: opening it again writes nothing
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        dbname = conn.info.dbname
+        conn.execute(f'ALTER DATABASE "{dbname}" SET default_transaction_read_only = on')
+    try:
+        with pytest.raises(StorageError) as refused:
+            open_storage(pg_url)
+        assert "the games database cannot be written" in str(refused.value)
+        assert "read-only transaction" in str(refused.value)
+    finally:
+        with psycopg.connect(pg_url, autocommit=True) as conn:
+            conn.execute("SET default_transaction_read_only = off")  # this session's, first
+            conn.execute(f'ALTER DATABASE "{dbname}" RESET default_transaction_read_only')

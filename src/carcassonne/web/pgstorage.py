@@ -133,9 +133,13 @@ class PostgresStorage(Storage):
         )
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            self._check_writable()
         except psycopg.Error as exc:
             self._pool.close()
             raise StorageError(f"{self.name}: cannot open games database: {_reason(exc)}") from None
+        except StorageError:
+            self._pool.close()
+            raise
 
     def _bring_up_to_date(self, conn: psycopg.Connection[Any]) -> None:
         """Create the tables or migrate them, one process at a time."""

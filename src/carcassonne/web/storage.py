@@ -216,6 +216,10 @@ class StorageConflict(StorageError):
     created this game id) first."""
 
 
+class _TrialWriteDone(Exception):
+    """Ends the trial write of :meth:`Storage._check_writable`, undoing it."""
+
+
 class Statements(Protocol):
     """What a transaction offers: statements with ``?`` placeholders."""
 
@@ -292,6 +296,22 @@ class Storage:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def _check_writable(self) -> None:
+        """Refuse (:class:`StorageError`) a database this process cannot write: a read-only
+        file, folder or mount, a PostgreSQL user without the right or a standby. It would
+        start, serve every game and fail every move; so a write is tried, then undone."""
+        try:
+            with self._transaction("anything") as db:
+                db.execute("UPDATE meta SET value = value WHERE key = 'schema'")
+                raise _TrialWriteDone
+        except _TrialWriteDone:
+            return
+        except StorageError as exc:
+            raise StorageError(
+                f"{self.name}: the games database cannot be written ({exc}); give the server "
+                "a database it may write"
+            ) from None
 
     # ------------------------------------------------------------------------ games
 
@@ -565,6 +585,7 @@ class SqliteStorage(Storage):
         if version != str(SCHEMA_VERSION):
             raise StorageError(f"{path}: database schema {version}, expected {SCHEMA_VERSION}")
         self._lock = threading.Lock()
+        self._check_writable()
 
     def _open(self) -> str:
         """Create the tables or bring an older database up to date; returns its schema."""
