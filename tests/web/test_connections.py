@@ -422,3 +422,23 @@ def test_a_huge_log_record_is_cut_to_its_beginning_and_end() -> None:
 
 def test_serve_logs_through_the_bounded_formatter() -> None:
     assert isinstance(throttled_handler().formatter, BoundedFormatter)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        b"x-large: " + b"x" * 64 * 1024 + b"\r\n",
+        b"".join(b"x-h%d: 1\r\n" % i for i in range(10_000)),
+    ],
+    ids=["a 64 KiB header", "10,000 headers"],
+)
+def test_a_request_head_sent_at_once_is_held_to_the_header_limits(db: Path, headers: bytes) -> None:
+    """Issue 22: uvicorn's parser bounds a head only while it is incomplete; one sent in one
+    go was taken whatever its size."""
+    with LiveServer(db) as server:
+        sock = server.connect()
+        sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + b"\r\n")
+        received, _ = read_until_closed(sock, limit=5)
+        assert received.startswith(b"HTTP/1.1 431"), received[:200]
+        status, _, _ = server.request("GET", "/api/meta")
+        assert status == 200

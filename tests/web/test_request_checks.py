@@ -330,3 +330,66 @@ def test_a_hello_token_with_a_lone_surrogate_is_a_bad_message(
             assert (error["type"], error["code"]) == ("error", "bad-message")
         hello(ws, game["seats"][0]["token"])  # the connection goes on
     no_errors_logged(caplog)
+
+
+# ------------------------------------------------------------------------------ origins, headers
+
+
+def test_an_origin_of_this_host_by_another_scheme_is_refused(client: Any) -> None:
+    """Issue 22: the Origin check compared the host only, so an ``https://`` page was taken
+    for one of this ``http://`` server."""
+    other_scheme = {"origin": "https://localhost"}
+    response = client.post("/api/games", json={"seats": HUMANS}, headers=other_scheme)
+    assert response.status_code == 403 and response.json()["error"] == "forbidden-origin"
+    created = create(client, headers={"origin": "http://localhost"})
+    url = f"/ws/{created['id']}"
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(url, headers=other_scheme) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 1008
+
+
+def test_an_https_server_takes_its_own_pages_origin(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    with TestClient(app, base_url="https://localhost") as client:
+        create(client, headers={"origin": "https://localhost"})
+        refused = client.post(
+            "/api/games", json={"seats": HUMANS}, headers={"origin": "http://localhost"}
+        )
+        assert refused.status_code == 403
+
+
+def test_answers_holding_a_seats_secrets_are_not_stored_by_caches(client: Any) -> None:
+    """Issue 22: the links (at creation) and a seat's view carried no Cache-Control."""
+    response = client.post("/api/games", json={"seats": HUMANS, "options": {"stack": CITY_STACK}})
+    assert response.headers["cache-control"] == "no-store"
+    game = response.json()
+    token = game["seats"][0]["token"]
+    state = client.get(f"/api/games/{game['id']}/state", headers=auth(token))
+    assert state.headers["cache-control"] == "no-store"
+    moved = client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"actions": [CLOSE_CITY], "ply": 0},
+        headers=auth(token),
+    )
+    assert moved.status_code == 200 and moved.headers["cache-control"] == "no-store"
+
+
+def test_too_many_or_too_large_headers_are_refused(client: Any) -> None:
+    """Issue 22: a 64 KiB header and 10,000 headers were accepted."""
+    many = {f"x-h{i}": "1" for i in range(101)}
+    large = {"x-large": "x" * (16 * 1024)}
+    for headers in (many, large):
+        response = client.get("/api/meta", headers=headers)
+        assert response.status_code == 431, response.text
+        assert response.json()["error"] == "headers-too-large"
+    assert client.get("/api/meta", headers={f"x-h{i}": "1" for i in range(90)}).status_code == 200
+    created = create(client)
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/{created['id']}", headers=many) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 1008

@@ -324,6 +324,7 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
     import uvicorn
 
     from ..web.connections import ConnectionGuard, ConnectionLimits, guarded_protocols
+    from ..web.headerlimits import MAX_HEADER_BYTES
     from ..web.protocol import MAX_MESSAGE_BYTES
 
     limits = ConnectionLimits(
@@ -341,6 +342,8 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
         # uvicorn's default is 16 MiB, buffered before the app could refuse it; a frame larger
         # than the protocol allows is now refused from its header, before its payload is read
         ws_max_size=MAX_MESSAGE_BYTES,
+        # a head arriving in pieces is bounded by h11 itself, a whole one by the app
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         timeout_keep_alive=args.idle_timeout,
         proxy_headers=bool(args.trusted_proxy),
         forwarded_allow_ips=list(args.trusted_proxy),

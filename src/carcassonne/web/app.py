@@ -44,6 +44,7 @@ from ..formats.actions import action_to_json
 from . import replay
 from .addresses import DEFAULT_GROUPS, AddressGroups
 from .database import open_storage
+from .headerlimits import HeaderLimits
 from .protocol import (
     MAX_MESSAGE_BYTES,
     WEB_THINK_CHOICES,
@@ -98,6 +99,8 @@ HTTP_STATUS = {
 LOCAL_HOST_NAMES = frozenset({"localhost"})
 #: in the allowed host names: any name at all (the check is left to a proxy in front)
 ANY_HOST = "*"
+#: answers holding a seat's secrets (its links, its view): no cache or proxy may keep them
+PRIVATE = {"cache-control": "no-store"}
 #: methods that change nothing, which a page of another site may send (and not read the answer)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -137,7 +140,8 @@ class CrossSiteGuard:
     A browser sends a form or a ``text/plain`` POST to any site without asking it first, and
     opens a websocket to any site, so without this a page elsewhere could create games, upload
     records or play from its visitors' browsers. Such a request carries an ``Origin`` header: it
-    must name this server (the ``Host`` the browser connected to) or an allowed origin
+    must name this server (the ``Host`` the browser connected to, by the scheme it connected
+    with: an ``http://`` page is not of an ``https://`` server's origin) or an allowed origin
     (``carcassonne serve --allow-origin``); and a request that changes something must have a
     JSON body (``application/json``), which no page can send to another site unasked. Clients
     that are not browsers send no ``Origin`` and are not affected.
@@ -183,7 +187,9 @@ class CrossSiteGuard:
             log.warning("refused a request for the host %r (see --allowed-host)", host[:100])
             return ProtocolError("this server does not answer to this host name", "unknown-host")
         origin = headers.get("origin")
-        if origin is not None and not self._allowed(origin, headers.get("host", "")):
+        if origin is not None and not self._allowed(
+            origin, headers.get("host", ""), scope.get("scheme", "http")
+        ):
             return ProtocolError(
                 "requests from pages of other web sites are not accepted", "forbidden-origin"
             )
@@ -204,11 +210,15 @@ class CrossSiteGuard:
             return False
         return name in self.allowed_hosts or is_ip_address(name)
 
-    def _allowed(self, origin: str, host: str) -> bool:
+    def _allowed(self, origin: str, host: str, scheme: str) -> bool:
         origin = origin.lower()
-        return origin in self.allowed_origins or (
-            bool(host) and urlsplit(origin).netloc == host.lower()
-        )
+        if origin in self.allowed_origins:
+            return True
+        # the scheme the client reached this server by (a websocket's ws/wss is its page's
+        # http/https; behind a --trusted-proxy, the one the proxy was reached by)
+        page_scheme = "https" if scheme in ("https", "wss") else "http"
+        parts = urlsplit(origin)
+        return bool(host) and parts.scheme == page_scheme and parts.netloc == host.lower()
 
 
 def normal_host_name(name: str) -> str:
@@ -388,7 +398,7 @@ async def create_game(request: Request) -> Response:
     if not isinstance(hotseat, bool):
         raise ProtocolError("'hotseat' must be true or false")
     room, links = await _server(request).create(seats, options, hotseat, client_key(request))
-    return JSONResponse({**links, "game": room.public_info()}, status_code=201)
+    return JSONResponse({**links, "game": room.public_info()}, status_code=201, headers=PRIVATE)
 
 
 async def game_info(request: Request) -> Response:
@@ -399,7 +409,7 @@ async def game_state(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
     await _server(request).opened(room, principal, client_key(request))
-    return JSONResponse({**room.welcome(principal), **room.state(principal)})
+    return JSONResponse({**room.welcome(principal), **room.state(principal)}, headers=PRIVATE)
 
 
 async def game_actions(request: Request) -> Response:
@@ -409,7 +419,7 @@ async def game_actions(request: Request) -> Response:
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
         raise ProtocolError('the request must be {"actions": [...], "ply": n}')
     await room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
-    return JSONResponse(room.state(principal))
+    return JSONResponse(room.state(principal), headers=PRIVATE)
 
 
 def _encode(data: Any) -> bytes:
@@ -662,6 +672,7 @@ def create_app(
     ]
     middleware = [
         Middleware(SecurityHeaders),
+        Middleware(HeaderLimits),
         Middleware(CrossSiteGuard, allowed_origins=allowed_origins, allowed_hosts=allowed_hosts),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
