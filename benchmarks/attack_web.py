@@ -824,6 +824,64 @@ async def addresses(ctx: Context) -> dict[str, str]:
     }
 
 
+#: a tile id of 1.9 MB (longer than a file name may be), as the attack run of issue 22 sent
+HUGE_TILE_ID = "x" * 1_900_000 + "/A"
+#: the JSON escape of half a UTF-16 pair, alone: no character
+LONE_SURROGATE = "\ud800"
+INPUT_ADDRESSES = [f"127.11.0.{i}" for i in range(1, 21)]
+
+
+def raw_status(port: int, head: bytes, source: str) -> int:
+    """The status of a request sent as these bytes in one go (0: no answer)."""
+    with socket.create_connection((TARGET, port), timeout=10,
+                                  source_address=(loopback(source), 0)) as sock:  # fmt: skip
+        sock.sendall(head)
+        answer = sock.recv(64)
+    match = re.match(rb"HTTP/1\.1 (\d{3})", answer)
+    return int(match.group(1)) if match else 0
+
+
+def statuses(answers: list[int]) -> str:
+    return ", ".join(f"{count} x {status}" for status, count in sorted(Counter(answers).items()))
+
+
+@scenario("inputs", "20 each: 1.9 MB tile ids, lone surrogates, 64 KiB and 10,000 headers")
+async def inputs(ctx: Context) -> dict[str, str]:
+    from carcassonne.formats.record import record_from_game
+    from carcassonne.game import Game
+
+    game = Game(players=2, stack=("base/E", "base/U"))
+    game.apply(game.legal_actions()[0])
+    record = record_from_game(game, [{"kind": "human"}, {"kind": "human"}])
+    record["moves"][0]["tile"] = HUGE_TILE_ID
+    replays = await requests_from(
+        ctx.port, [("POST", "/api/replay", record, source) for source in INPUT_ADDRESSES], 4
+    )
+    surrogate_game = {"seats": [{"kind": "human", "name": LONE_SURROGATE}, {"kind": "human"}]}
+    creations = await requests_from(
+        ctx.port, [("POST", "/api/games", surrogate_game, source) for source in INPUT_ADDRESSES]
+    )
+    request_line = f"GET /api/meta HTTP/1.1\r\nHost: {TARGET}\r\n".encode()
+    heads = {
+        "64 KiB header": request_line + b"x-large: " + b"x" * 65536 + b"\r\n\r\n",
+        "10,000 headers": request_line
+        + b"".join(b"x-h%d: 1\r\n" % i for i in range(10_000))
+        + b"\r\n",
+    }
+    figures = {
+        "1.9 MB tile id in /api/replay": statuses([status for status, _ in replays]),
+        "lone surrogate seat name": statuses([status for status, _ in creations]),
+    }
+    for name, head in heads.items():
+        answers = [
+            await asyncio.to_thread(raw_status, ctx.port, head, source)
+            for source in INPUT_ADDRESSES
+        ]
+        figures[name] = statuses(answers)
+    await asyncio.sleep(ctx.seconds)
+    return figures
+
+
 REPLAY_READERS = spread(8, block=8, per_address=1)
 
 
@@ -918,7 +976,8 @@ async def run_scenario(name: str, seconds: float, source: Path | None) -> Result
             # loopback share this machine's CPUs, a remote one would not
             attack = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--worker", "attack", "--scenario", name,
-                "--port", str(server.port), "--pid", str(server.pid), "--game", game["id"],
+                "--port", str(server.port), "--pid", str(server.pid),
+                f"--game={game['id']}",  # "=": an id may start with "-"
                 "--seconds", str(seconds), stdout=subprocess.PIPE,
             )  # fmt: skip
             out, _ = await attack.communicate()
