@@ -841,11 +841,51 @@ def raw_status(port: int, head: bytes, source: str) -> int:
     return int(match.group(1)) if match else 0
 
 
-def statuses(answers: list[int]) -> str:
+def hello_answer(port: int, game_id: str, hello: str, source: str) -> str:
+    """The error code a websocket's hello gets (the server's first frame, under 64 KiB: its
+    payload follows a header of 2 bytes, or 4 with a 16-bit length), or what went wrong."""
+    with socket.create_connection((TARGET, port), timeout=10,
+                                  source_address=(loopback(source), 0)) as sock:  # fmt: skip
+        sock.sendall(ws_handshake(f"/ws/{game_id}"))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return "closed"
+            head += chunk
+        if not head.startswith(b"HTTP/1.1 101"):
+            return "not upgraded"
+        sock.sendall(ws_text_frame(hello))
+        frame = head.partition(b"\r\n\r\n")[2]
+
+        def payload() -> bytes | None:
+            if len(frame) < 2 or (frame[1] == 126 and len(frame) < 4):
+                return None
+            start, size = 2, frame[1]
+            if size == 126:
+                start, size = 4, int.from_bytes(frame[2:4], "big")
+            return frame[start : start + size] if len(frame) >= start + size else None
+
+        while payload() is None:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return "closed"
+            frame += chunk
+    try:
+        return str(json.loads(payload() or b"").get("code"))
+    except ValueError:
+        return "not JSON"
+
+
+def statuses(answers: list[Any]) -> str:
     return ", ".join(f"{count} x {status}" for status, count in sorted(Counter(answers).items()))
 
 
-@scenario("inputs", "20 each: 1.9 MB tile ids, lone surrogates, 64 KiB and 10,000 headers")
+@scenario(
+    "inputs",
+    "20 each: 1.9 MB tile ids, lone surrogates (seat names, hello tokens), 64 KiB and 10,000 "
+    "headers",
+)
 async def inputs(ctx: Context) -> dict[str, str]:
     from carcassonne.formats.record import record_from_game
     from carcassonne.game import Game
@@ -868,9 +908,15 @@ async def inputs(ctx: Context) -> dict[str, str]:
         + b"".join(b"x-h%d: 1\r\n" % i for i in range(10_000))
         + b"\r\n",
     }
+    hello = '{"type": "hello", "token": "\\ud800"}'  # the escape itself, as JSON text
+    hellos = [
+        await asyncio.to_thread(hello_answer, ctx.port, ctx.game_id, hello, source)
+        for source in INPUT_ADDRESSES
+    ]
     figures = {
         "1.9 MB tile id in /api/replay": statuses([status for status, _ in replays]),
         "lone surrogate seat name": statuses([status for status, _ in creations]),
+        "lone surrogate hello token: error code": statuses(hellos),
     }
     for name, head in heads.items():
         answers = [
