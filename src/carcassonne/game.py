@@ -38,6 +38,7 @@ from .options import (
     GameOptions,
     GameSetupError,
 )
+from .quoting import short_repr
 from .tiles import (
     BORDER,
     CITY,
@@ -405,7 +406,9 @@ class Game:
         try:
             tile = tile_by_id(tile_id)
         except KeyError:
-            raise GameSetupError(f"stack entry {index + 1}: unknown tile {tile_id!r}") from None
+            raise GameSetupError(
+                f"stack entry {index + 1}: unknown tile {short_repr(tile_id)}"
+            ) from None
         return tile
 
     def _check_stack_counts(self, pool: list[TileType]) -> None:

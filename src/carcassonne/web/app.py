@@ -42,7 +42,9 @@ from .. import __version__
 from ..bots import BOT_NAMES, bot_parameters
 from ..formats.actions import action_to_json
 from . import replay
+from .addresses import DEFAULT_GROUPS, AddressGroups
 from .database import open_storage
+from .headerlimits import HeaderLimits
 from .protocol import (
     MAX_MESSAGE_BYTES,
     WEB_THINK_CHOICES,
@@ -59,6 +61,7 @@ from .rooms import (
     EXPIRE_AFTER,
     MAX_GAMES_PER_ADDRESS,
     MAX_LIVE_GAMES,
+    UNCLAIMED_EXPIRE_AFTER,
     Connection,
     GameServer,
     Room,
@@ -96,6 +99,8 @@ HTTP_STATUS = {
 LOCAL_HOST_NAMES = frozenset({"localhost"})
 #: in the allowed host names: any name at all (the check is left to a proxy in front)
 ANY_HOST = "*"
+#: answers holding a seat's secrets (its links, its view): no cache or proxy may keep them
+PRIVATE = {"cache-control": "no-store"}
 #: methods that change nothing, which a page of another site may send (and not read the answer)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -135,7 +140,8 @@ class CrossSiteGuard:
     A browser sends a form or a ``text/plain`` POST to any site without asking it first, and
     opens a websocket to any site, so without this a page elsewhere could create games, upload
     records or play from its visitors' browsers. Such a request carries an ``Origin`` header: it
-    must name this server (the ``Host`` the browser connected to) or an allowed origin
+    must name this server (the ``Host`` the browser connected to, by the scheme it connected
+    with: an ``http://`` page is not of an ``https://`` server's origin) or an allowed origin
     (``carcassonne serve --allow-origin``); and a request that changes something must have a
     JSON body (``application/json``), which no page can send to another site unasked. Clients
     that are not browsers send no ``Origin`` and are not affected.
@@ -181,7 +187,9 @@ class CrossSiteGuard:
             log.warning("refused a request for the host %r (see --allowed-host)", host[:100])
             return ProtocolError.of("unknown_host")
         origin = headers.get("origin")
-        if origin is not None and not self._allowed(origin, headers.get("host", "")):
+        if origin is not None and not self._allowed(
+            origin, headers.get("host", ""), scope.get("scheme", "http")
+        ):
             return ProtocolError.of("foreign_origin")
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
@@ -197,11 +205,15 @@ class CrossSiteGuard:
             return False
         return name in self.allowed_hosts or is_ip_address(name)
 
-    def _allowed(self, origin: str, host: str) -> bool:
+    def _allowed(self, origin: str, host: str, scheme: str) -> bool:
         origin = origin.lower()
-        return origin in self.allowed_origins or (
-            bool(host) and urlsplit(origin).netloc == host.lower()
-        )
+        if origin in self.allowed_origins:
+            return True
+        # the scheme the client reached this server by (a websocket's ws/wss is its page's
+        # http/https; behind a --trusted-proxy, the one the proxy was reached by)
+        page_scheme = "https" if scheme in ("https", "wss") else "http"
+        parts = urlsplit(origin)
+        return bool(host) and parts.scheme == page_scheme and parts.netloc == host.lower()
 
 
 def normal_host_name(name: str) -> str:
@@ -318,12 +330,19 @@ def _api(handler: Any, limit: str | None = None) -> Any:
     return endpoint
 
 
+def client_key(request: Request | WebSocket) -> str:
+    """Who the client is for every per-client limit: its address's group (an IPv6 /64 is one
+    client: :mod:`.addresses`). Clients are told apart by address only: behind a proxy they
+    are one client, unless ``carcassonne serve --trusted-proxy`` names the proxy."""
+    groups: AddressGroups = request.app.state.address_groups
+    return groups.key(request.client.host if request.client else "")
+
+
 def _check_rate(request: Request | WebSocket, limit: str) -> None:
     """Spend one of the client's tokens for ``limit`` or refuse the request (before its body is
-    read). Clients are told apart by address only: behind a proxy they share one bucket, unless
-    ``carcassonne serve --trusted-proxy`` names the proxy."""
+    read)."""
     buckets: TokenBuckets = request.app.state.limits[limit]
-    wait = buckets.take(request.client.host if request.client else "")
+    wait = buckets.take(client_key(request))
     if wait:
         raise RateLimited(buckets.limit.per_minute, wait)
 
@@ -369,9 +388,8 @@ async def create_game(request: Request) -> Response:
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise ProtocolError.of("hotseat_not_boolean")
-    creator = request.client.host if request.client else ""
-    room, links = await _server(request).create(seats, options, hotseat, creator)
-    return JSONResponse({**links, "game": room.public_info()}, status_code=201)
+    room, links = await _server(request).create(seats, options, hotseat, client_key(request))
+    return JSONResponse({**links, "game": room.public_info()}, status_code=201, headers=PRIVATE)
 
 
 async def game_info(request: Request) -> Response:
@@ -381,7 +399,8 @@ async def game_info(request: Request) -> Response:
 async def game_state(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
-    return JSONResponse({**room.welcome(principal), **room.state(principal)})
+    await _server(request).opened(room, principal, client_key(request))
+    return JSONResponse({**room.welcome(principal), **room.state(principal)}, headers=PRIVATE)
 
 
 async def game_actions(request: Request) -> Response:
@@ -391,7 +410,7 @@ async def game_actions(request: Request) -> Response:
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
         raise ProtocolError.of("actions_request")
     await room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
-    return JSONResponse(room.state(principal))
+    return JSONResponse(room.state(principal), headers=PRIVATE)
 
 
 def _encode(data: Any) -> bytes:
@@ -532,6 +551,7 @@ async def game_socket(websocket: WebSocket) -> None:
                     # left memory; a connection holds its room there from now on.
                     room = await find_room()
                     principal = room.authorise(msg.get("token"))
+                    await server.opened(room, principal, client_key(websocket))
                     conn = Connection(principal)
                     sender = asyncio.create_task(_send_loop(websocket, conn))
                     room.join(conn)
@@ -594,6 +614,8 @@ def create_app(
     max_live_games: int = MAX_LIVE_GAMES,
     max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
     expire_after: float | None = EXPIRE_AFTER,
+    expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
+    address_groups: AddressGroups = DEFAULT_GROUPS,
     allowed_origins: frozenset[str] = frozenset(),
     allowed_hosts: frozenset[str] = LOCAL_HOST_NAMES,
     clock: Callable[[], float] = time.monotonic,
@@ -604,10 +626,12 @@ def create_app(
     ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
     server holds at once, ``max_games_per_address`` those one address may have created,
     ``expire_after`` the seconds without a move after which an unfinished game ends (None:
-    never); ``allowed_origins`` the origins of other sites' pages that may use the API
-    and ``allowed_hosts`` the host names it answers to besides IP addresses (``"*"``: any;
-    :class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
-    tests."""
+    never), ``expire_unclaimed_after`` those after which a game nobody took up ends (no person
+    moved, nobody but its creator opened a seat; None: as any other); ``address_groups`` which
+    addresses are one client for every per-client limit; ``allowed_origins`` the origins of
+    other sites' pages that may use the API and ``allowed_hosts`` the host names it answers to
+    besides IP addresses (``"*"``: any; :class:`CrossSiteGuard`); ``clock`` (monotonic
+    seconds) drives the rate limits, for tests."""
     if storage is None:
         storage = open_storage(db if db is not None else default_db_path())
     server = GameServer(
@@ -616,6 +640,7 @@ def create_app(
         max_live_games=max_live_games,
         max_games_per_address=max_games_per_address,
         expire_after=expire_after,
+        expire_unclaimed_after=expire_unclaimed_after,
     )
     limits = limits or RateLimits()
 
@@ -643,11 +668,13 @@ def create_app(
     ]
     middleware = [
         Middleware(SecurityHeaders),
+        Middleware(HeaderLimits),
         Middleware(CrossSiteGuard, allowed_origins=allowed_origins, allowed_hosts=allowed_hosts),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     app.state.storage = storage
+    app.state.address_groups = address_groups
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
         for name in ("create", "replay", "action", "message", "read")

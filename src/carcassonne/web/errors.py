@@ -24,6 +24,11 @@ ERRORS: dict[str, tuple[str, str]] = {
     # the shape of a request or message
     "nested_too_deeply": ("bad-message", "{what} is nested too deeply"),
     "not_json": ("bad-message", "{what} is not JSON: {detail}"),
+    "lone_surrogate": (
+        "bad-message",
+        "{what} holds a lone UTF-16 surrogate (an escape from \\ud800 to \\udfff without its "
+        "pair), which is not text",
+    ),
     "not_an_object": ("bad-message", "{what} must be a JSON object, not {type}"),
     "unknown_keys": ("bad-message", "{what} has unknown keys {keys}"),
     "not_boolean": ("bad-message", "{what}: {key!r} must be true or false"),
@@ -57,7 +62,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         "bad-message",
         "options: 'start_squares' must be a list of two square names",
     ),
-    "unknown_map": ("bad-options", "cannot set up this game: unknown map {map!r} (maps: {maps})"),
+    "unknown_map": ("bad-options", "cannot set up this game: unknown map {map} (maps: {maps})"),
     "bad_options": ("bad-options", "cannot set up this game: {detail}"),
     "bot_unavailable": ("bad-options", "the {bot} bot is not available: {detail}"),
     # the server's limits

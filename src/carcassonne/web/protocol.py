@@ -11,6 +11,7 @@ seat must not know (the seed, an explicit stack, another seat's chip) leaves the
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Any
 
@@ -22,6 +23,7 @@ from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
 from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
+from ..quoting import short_repr
 from .errors import ProtocolError
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -44,16 +46,50 @@ MIN_WEB_THINK, MAX_WEB_THINK = 0.1, 2.0
 WEB_THINK_CHOICES = (0.5, 1.0, 2.0)
 
 
+#: the escape of a UTF-16 surrogate (``\ud800`` to ``\udfff``), in text and in bytes
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
 def decode_json(data: str | bytes, what: str) -> Any:
     """``data`` parsed as JSON. Whatever the parser refuses (bad syntax or encoding, a number
     with more digits than Python converts, nesting deeper than its recursion limit) is a
-    :class:`ProtocolError` naming ``what``, never a server failure."""
+    :class:`ProtocolError` naming ``what``, never a server failure; so is text that is not
+    Unicode (:func:`_refuse_lone_surrogates`)."""
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
         raise ProtocolError.of("nested_too_deeply", what=what) from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits
         raise ProtocolError.of("not_json", what=what, detail=str(exc)) from None
+    if isinstance(data, bytes):
+        escaped = _SURROGATE_ESCAPE_BYTES.search(data) is not None
+    else:
+        escaped = _SURROGATE_ESCAPE.search(data) is not None
+    if escaped:
+        _refuse_lone_surrogates(value, what)
+    return value
+
+
+def _refuse_lone_surrogates(value: Any, what: str) -> None:
+    """JSON lets a string escape half of a UTF-16 pair alone (``"\\ud800"``), which is no
+    character: it could be neither stored nor sent on (UTF-8 has no encoding for it), and a
+    game created with one in a seat name was stored, then failed on every answer. Such text is
+    refused as bad input, before anything looks at it. (A pair that belongs together is one
+    character once parsed; only escapes make surrogates, so only text with one is searched.)"""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ProtocolError.of("lone_surrogate", what=what) from None
 
 
 def _expect_object(data: Any, what: str, allowed: set[str]) -> dict[str, Any]:
@@ -239,7 +275,7 @@ def check_map(name: Any, code: str) -> None:
     """Only the bundled maps, by name: a map may also be a file path, which no client may pick."""
     if name is not None and (not isinstance(name, str) or name not in bundled_maps()):
         known = ", ".join(bundled_maps())
-        raise ProtocolError.of("unknown_map", code, map=name, maps=known)
+        raise ProtocolError.of("unknown_map", code, map=short_repr(name), maps=known)
 
 
 def options_to_json(options: GameOptions, seed_chosen: bool = False) -> dict[str, Any]:

@@ -534,6 +534,7 @@ class Room:
                     self._discard(trial)
                 raise
             await self._commit(trial, first_ply, done)
+        await self.claim()  # a person moved: the game was taken up
         self.kick_bots()
 
     def _trial(self) -> Game:
@@ -704,6 +705,18 @@ class Room:
                 for a, points in moves
             ],
         }
+
+    async def claim(self) -> None:
+        """Keep that the game was taken up (once): it no longer expires after minutes. A
+        failure to store it is logged and tried again next time (the move itself is stored)."""
+        if self.stored.claimed:
+            return
+        try:
+            await self.storage.run(self.storage.claim, self.id)
+        except StorageError:
+            log.exception("game %s: cannot store that it was taken up", self.id)
+            return
+        self.stored.claimed = True
 
     def expire(self, reason: str) -> None:
         """End the game unfinished (it is already marked so in storage): tell everyone."""
@@ -889,6 +902,9 @@ MAX_LIVE_GAMES = 1000
 MAX_GAMES_PER_ADDRESS = 20
 #: default seconds without a move after which an unfinished game expires (7 days)
 EXPIRE_AFTER = 7 * 24 * 3600.0
+#: default seconds after which a game nobody took up expires (no person moved in it, nobody
+#: but its creator opened a seat): what a flood of games costs the server, and newcomers
+UNCLAIMED_EXPIRE_AFTER = 15 * 60.0
 #: rooms nobody is connected to kept in memory (least recently used beyond are dropped)
 MAX_IDLE_ROOMS = 64
 #: seconds an unused room stays in memory at most
@@ -915,6 +931,7 @@ class GameServer:
         *,
         max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
         expire_after: float | None = EXPIRE_AFTER,
+        expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
         max_idle_rooms: int = MAX_IDLE_ROOMS,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -926,6 +943,8 @@ class GameServer:
         self.max_games_per_address = max_games_per_address
         #: seconds without a move after which an unfinished game ends (None: never)
         self.expire_after = expire_after
+        #: seconds after which a game nobody took up ends (None: as any other game)
+        self.expire_unclaimed_after = expire_unclaimed_after
         self.max_idle_rooms = max_idle_rooms
         #: seconds since the epoch (tests pass their own)
         self.clock = clock
@@ -944,14 +963,14 @@ class GameServer:
     async def create(
         self, seats: list[dict[str, Any]], options: Any, hotseat: bool, creator: str = ""
     ) -> tuple[Room, dict[str, Any]]:
-        """Create and store a game for the client at address ``creator``; returns the room and
-        the secret links (shown once)."""
+        """Create and store a game for the client ``creator`` (its address group: see
+        :func:`.app.client_key`); returns the room and the secret links (shown once)."""
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
         try:
             first = Game(options)  # the engine judges the options before anything is stored
-        except (GameSetupError, KeyError, ValueError, OSError) as exc:
+        except (GameSetupError, KeyError, ValueError) as exc:
             raise ProtocolError.of("bad_options", detail=str(exc)) from None
         for seat in seats:
             if seat["kind"] == "bot":
@@ -1011,26 +1030,33 @@ class GameServer:
         return room, secrets_out
 
     async def _make_room_for(self, creator_id: str) -> None:
-        """Refuse a creator at its own cap; when the server is full, end the game of whoever
-        holds the most unfinished games (more than the creator would after this one), nobody
-        connected, least recently moved first: a flood hurts the flooder, not the next
-        honest player.  Refuses (``too-many-games``) when there is no such game."""
+        """Refuse a creator at its own cap; when the server is full, end the oldest game nobody
+        took up of a creator holding at least as many unfinished games as this one will, or
+        else the game of whoever holds the most (more than this creator will), least recently
+        moved first, nobody connected to either: a flood hurts the flooder, not the next
+        honest player, and a flood from many addresses cannot fill the server for long.
+        Refuses (``too-many-games``) when there is no such game."""
         mine = await self.storage.run(self.storage.count_unfinished, creator_id)
         if mine >= self.max_games_per_address:
             raise ProtocolError.of("too_many_of_yours", games=mine)
         live = await self.storage.run(self.storage.count_unfinished)
         if live < self.max_live_games:
             return
+        # among equals first come, first gone; nobody may end the games of a smaller holder
+        unclaimed = await self.storage.run(self.storage.oldest_unclaimed, mine + 1)
         biggest = await self.storage.run(self.storage.games_of_biggest_creators, mine + 1)
-        for game_id in biggest:
-            room = self.rooms.get(game_id)
-            if room is not None and room.watched:
-                continue
-            await self._expire(
-                [game_id],
+        for game_ids, reason in (
+            (unclaimed, "it ended unplayed: the server was full and nobody had taken it up"),
+            (
+                biggest,
                 "it ended unfinished: the server was full and its creator held the most games",
-            )
-            return
+            ),
+        ):
+            for game_id in game_ids:
+                room = self.rooms.get(game_id)
+                if room is None or not room.watched:
+                    await self._expire([game_id], reason)
+                    return
         raise ProtocolError.of("server_full", games=live)
 
     async def _expire(self, game_ids: list[str], reason: str) -> None:
@@ -1106,8 +1132,25 @@ class GameServer:
             except ProtocolError:
                 continue
 
+    async def opened(self, room: Room, principal: Principal, client: str) -> None:
+        """A seat's link was opened by ``client`` (an address group): by anyone but the game's
+        creator, that takes the game up."""
+        if principal.seats and creator_digest(client) != room.stored.creator:
+            await room.claim()
+
     async def expire_abandoned(self) -> None:
-        """End the unfinished games nobody has moved in for :attr:`expire_after` seconds."""
+        """End the unfinished games nobody has moved in for :attr:`expire_after` seconds, and
+        those nobody took up for :attr:`expire_unclaimed_after` seconds (someone connected
+        or not: only its creator ever came)."""
+        if self.expire_unclaimed_after is not None:
+            unclaimed = await self.storage.run(
+                self.storage.idle_since, self.clock() - self.expire_unclaimed_after, True
+            )
+            if unclaimed:
+                minutes = self.expire_unclaimed_after / 60
+                await self._expire(
+                    unclaimed, f"it expired: nobody joined it or moved for {minutes:g} minutes"
+                )
         if self.expire_after is None:
             return
         abandoned = await self.storage.run(
