@@ -315,7 +315,7 @@ def test_the_connection_cap_counts_an_ipv6_network_as_one_client() -> None:
     assert guard.admit(transports[0], "2001:db8:0:1::1") is None  # type: ignore[arg-type]
     assert guard.admit(transports[1], "2001:db8:0:1::2") is None  # type: ignore[arg-type]
     refused = guard.admit(transports[2], "2001:db8:0:1::3")  # type: ignore[arg-type]
-    assert refused == "too many connections from this address"
+    assert refused is not None and refused.reason == "too_many_from_address"
     assert guard.admit(transports[3], "2001:db8:0:2::1") is None  # type: ignore[arg-type]
     guard.release(transports[0])  # type: ignore[arg-type]
     assert guard.admit(transports[2], "2001:db8:0:1::3") is None  # type: ignore[arg-type]
