@@ -21,8 +21,9 @@ from ..tiles import KIND_NAMES, TileType, tile_by_id
 from .render import seat_name
 from .tile_words import describe_tile
 
-#: score sources that are features on the board (the core's own scoring)
-FEATURE_SOURCES = ("city", "road", "inn", "cathedral", "monastery", "garden", "field")
+#: score sources that are features on the board (the core's own scoring; a road with an inn and
+#: a city with a cathedral score under the mark's name)
+FEATURE_SOURCES = ("city", "road", INN, CATHEDRAL, "monastery", "garden", "field")
 #: what a road with an inn and a city with a cathedral pay per tile (and coat of arms), completed
 _MARKED_RATES = {
     INN: ("road with an inn", INN_POINTS),
@@ -124,7 +125,7 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
     else:
         name, rate = _MARKED_RATES.get(source, (source, 0))
         what = name.capitalize() + (" completed" if reason == "completed" else " unfinished")
-        if source in ("city", "road", "inn", "cathedral"):
+        if source in ("city", "road", INN, CATHEDRAL):
             parts = [plural(event.tiles, "tile")]
             if event.coats_of_arms:
                 parts.append(plural(event.coats_of_arms, "coat of arms", "coats of arms"))
