@@ -19,7 +19,7 @@ import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
 from carcassonne.cli.main import main
-from carcassonne.cli.play import describe_event, figure_label, generic_label, parse_seats, play_game
+from carcassonne.cli.play import parse_seats, play_game
 from carcassonne.cli.render import (
     K_CENTRE,
     K_CITY,
@@ -32,6 +32,7 @@ from carcassonne.cli.render import (
     tile_block,
 )
 from carcassonne.cli.render_map import map_columns, render_map
+from carcassonne.cli.wording import describe_event, figure_label, generic_label
 from carcassonne.expansions.abbot import RecallAbbot
 from carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, tile_by_id, tile_set
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from carcassonne.cli.play import describe_event
 from carcassonne.cli.tile_words import describe_tile
+from carcassonne.cli.wording import describe_event
 from carcassonne.events import GameEvent
 from carcassonne.tiles import CITY, ROAD, tile_by_id, tile_set
 from test_cli_play import session

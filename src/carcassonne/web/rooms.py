@@ -43,8 +43,10 @@ from typing import Any
 
 from ..board import decode
 from ..bots import check_bot_spec, make_bot
+from ..bots.expert import HINT_BOT, HINT_COUNT
 from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSetupError, GameSummary, IllegalAction
+from ..tiles import EDGE_NAMES
 from . import botworker
 from .errors import illegal
 from .protocol import (
@@ -71,7 +73,6 @@ from .storage import (
 log = logging.getLogger("carcassonne.web")
 
 SEAT_COLOURS = ("blue", "yellow", "green", "pink", "red", "black")
-EDGE_NAMES = ("N", "E", "S", "W")
 #: what :meth:`GameServer.create` hands out (``secrets.token_urlsafe``); anything else is no game
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -195,10 +196,6 @@ class Connection:
 STORE_RETRY = 0.5
 #: and at most (the wait doubles at each failure)
 MAX_STORE_RETRY = 30.0
-#: the bot that answers hints, with a think time a player is glad to wait for
-HINT_BOT = "expert:seconds=1"
-#: how many moves a hint suggests
-HINT_COUNT = 3
 #: seconds a process's lease on a game's bots lasts unless renewed: after it died, another
 #: takes the bots over this long after its last renewal (and up to a search later).  Most of
 #: the wait after a process died is this; a live process stalled for longer than it, less a
