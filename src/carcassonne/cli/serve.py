@@ -66,7 +66,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--bot-workers",
         type=int_in(1, 64),
         default=None,
-        help="processes in which bots think and hints are computed, shared by all games "
+        help="processes in which bots think, shared by all games (hints have one of their own) "
         "(default: one per core beyond the first, at least 1)",
     )
     limits = parser.add_argument_group("limits")

@@ -390,7 +390,7 @@ async def game_info(request: Request) -> Response:
 async def game_state(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
-    return JSONResponse({**room.welcome(principal), **room.state(principal)})
+    return Response(room.api_state(principal), media_type="application/json")
 
 
 async def game_actions(request: Request) -> Response:
@@ -548,6 +548,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 elif kind == "hint":
                     if hint_task is not None and not hint_task.done():
                         raise ProtocolError("a hint is already on its way", "busy")
+                    _check_rate(websocket, "hint")
                     hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
@@ -637,7 +638,7 @@ def create_app(
         Route("/api/tiles", tiles),
         Route("/api/games", _api(create_game, "create"), methods=["POST"]),
         Route("/api/games/{game_id}", _api(game_info)),
-        Route("/api/games/{game_id}/state", _api(game_state)),
+        Route("/api/games/{game_id}/state", _api(game_state, "state")),
         Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
@@ -654,7 +655,7 @@ def create_app(
     app.state.storage = storage
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
-        for name in ("create", "replay", "action", "message", "read")
+        for name in ("create", "replay", "action", "message", "read", "state", "hint")
     }
     app.state.replays = replay.ReplayCache()
     return app
