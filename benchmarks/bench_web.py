@@ -20,6 +20,10 @@ game is created through a first process and watched through a second, the first 
 the time until the watcher sees the next move is taken (then the first is started again).
 (``tests/pg_cluster.py`` starts a throwaway PostgreSQL and prints its URL.)
 
+``--server-src PATH`` runs the servers from another checkout (its ``src`` first on
+``PYTHONPATH``: "before" figures), and ``--gc-pauses`` times every garbage collection they make
+(``gc_watch.py``) and prints a summary.
+
 ``--expert-games N`` adds N games the server plays by itself, the expert bot (default think
 time, 0.5 s) against the greedy bot, beside the measured games: what searching bots cost the
 people playing on the same server.
@@ -34,6 +38,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -46,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gc_watch import summary
 from websockets.asyncio.client import connect
 
 from carcassonne.cli.serve import listen
@@ -58,8 +64,31 @@ class Stats:
     finished: int = 0
 
 
+@dataclass(frozen=True)
+class ServerCode:
+    """Which code the servers run: ``source``, a checkout (None: this one), and where to log
+    their garbage collections (None: not timed)."""
+
+    source: Path | None = None
+    gc_pauses: Path | None = None
+
+    def command(self) -> list[str]:
+        if self.gc_pauses is None:
+            return [sys.executable]
+        return [sys.executable, str(Path(__file__).with_name("gc_watch.py")), str(self.gc_pauses)]
+
+    def env(self) -> dict[str, str] | None:
+        if self.source is None:
+            return None
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(self.source.resolve() / "src"), env.get("PYTHONPATH")])
+        )
+        return env
+
+
 def start_server(
-    db: str, games: int, bot_delay: float = 0.0
+    db: str, games: int, bot_delay: float = 0.0, code: ServerCode = ServerCode()
 ) -> tuple[subprocess.Popen[bytes], int]:
     """A server on a loopback port the system picks, and that port: the socket is bound here
     and inherited (``--fd``), so no other program can take the port in between."""
@@ -67,12 +96,13 @@ def start_server(
         port: int = sock.getsockname()[1]
         # every game is created from this one address at once: the per-client limit must allow it
         proc = subprocess.Popen(
-            [sys.executable, "-m", "carcassonne.cli.main", "serve", "--fd", str(sock.fileno()),
+            [*code.command(), "-m", "carcassonne.cli.main", "serve", "--fd", str(sock.fileno()),
              "--db", db, "--bot-delay", str(bot_delay), "--games-per-minute", str(max(10, games)),
              "--max-games", str(max(1000, games)),
              "--games-per-address", str(max(20, games))],
             stdout=subprocess.DEVNULL,
             pass_fds=(sock.fileno(),),
+            env=code.env(),
         )  # fmt: skip
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -151,8 +181,9 @@ async def play_seat(
 
 @contextlib.contextmanager
 def servers(
-    db: str | None, processes: int, games: int, bot_delay: float = 0.0
-) -> Iterator[list[int]]:
+    db: str | None, processes: int, games: int, bot_delay: float = 0.0,
+    code: ServerCode = ServerCode(),
+) -> Iterator[list[int]]:  # fmt: skip
     """``processes`` servers on the database ``db`` (None: a temporary SQLite file); their
     ports."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -160,7 +191,7 @@ def servers(
         started = []
         try:
             for _ in range(processes):
-                started.append(start_server(db, games, bot_delay))
+                started.append(start_server(db, games, bot_delay, code))
             yield [port for _, port in started]
         finally:
             for server, _ in started:
@@ -171,9 +202,10 @@ def servers(
 async def run(
     games: int, seconds: float, seed: int, expert_games: int = 0,
     db: str | None = None, processes: int = 1, split_seats: bool = False,
+    code: ServerCode = ServerCode(),
 ) -> Stats:  # fmt: skip
     stats = Stats()
-    with servers(db, processes, games + expert_games) as ports:
+    with servers(db, processes, games + expert_games, code=code) as ports:
         for i in range(expert_games):
             create_game(ports[i % processes], seed + games + i, EXPERT_VS_GREEDY)
         created = [create_game(ports[i % processes], seed + i) for i in range(games)]
@@ -252,6 +284,14 @@ def main() -> int:
         "--takeover", type=int, default=0, metavar="K",
         help="measure K bot takeovers after kill -9 instead (needs --db postgresql://...)",
     )  # fmt: skip
+    parser.add_argument(
+        "--server-src", type=Path, default=None,
+        help="run the servers from this checkout ('before' figures)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--gc-pauses", action="store_true",
+        help="time the servers' garbage collections and print a summary",
+    )  # fmt: skip
     args = parser.parse_args()
     shared = (args.db or "").startswith("postgresql://")
     if not 1 <= args.processes <= 16:
@@ -264,17 +304,21 @@ def main() -> int:
               + f" s; median {statistics.median(times):.2f} s")  # fmt: skip
         return 0
     started = time.monotonic()
-    stats = asyncio.run(
-        run(
-            args.games,
-            args.seconds,
-            args.seed,
-            args.expert_games,
-            args.db,
-            args.processes,
-            args.split_seats,
+    with tempfile.TemporaryDirectory() as tmp:
+        pauses = Path(tmp) / "gc.jsonl" if args.gc_pauses else None
+        stats = asyncio.run(
+            run(
+                args.games,
+                args.seconds,
+                args.seed,
+                args.expert_games,
+                args.db,
+                args.processes,
+                args.split_seats,
+                ServerCode(args.server_src, pauses),
+            )
         )
-    )
+        gc_summary = summary(pauses) if pauses is not None else None
     elapsed = time.monotonic() - started
     trips = sorted(stats.round_trips)
     if not trips:
@@ -292,6 +336,8 @@ def main() -> int:
         print(f"beside them: {args.expert_games} expert-vs-greedy games played by the server")
     print(f"moves: {len(trips)} ({len(trips) / elapsed:.0f}/s)")
     print(f"round trip: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {trips[-1] * 1000:.1f} ms")
+    if gc_summary is not None:
+        print(f"garbage collections: {gc_summary}")
     print(f"errors: {len(stats.errors)}")
     for error in stats.errors[:5]:
         print(f"  {error}")

@@ -1,5 +1,6 @@
 """What one client can make the server spend on hints, state reads and refused batches (issue 22,
-items 1, 2 and 4: an attack run found each of them slowing every game of the server).
+items 1, 2 and 4: an attack run found each of them slowing every game of the server), and the
+garbage collector's pauses under many games (item 6).
 
 The figures of the attacks themselves are in ``benchmarks/README.md`` (``attack_web.py``
 scenarios ``hints``, ``state-reads`` and ``refused-batches``).
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,7 @@ from typing import Any
 import pytest
 from web_helpers import TestClient, auth, hello
 
+from carcassonne.cli import serve
 from carcassonne.game import Game
 from carcassonne.web import botworker, create_app
 from carcassonne.web.ratelimit import Limit, RateLimits
@@ -290,3 +294,32 @@ def test_a_bot_move_never_waits_behind_hints(monkeypatch: pytest.MonkeyPatch) ->
         botworker._bots.discard()
     assert hinted >= botworker.MAX_HINTS_PENDING * HINT_SECONDS  # they did queue
     assert decided < HINT_SECONDS
+
+
+# ------------------------------------------------------------------------------ garbage collector
+
+
+def test_the_server_serves_with_start_up_frozen_and_rarer_collections(tmp_path: Path) -> None:
+    """Issue 22, item 6: at 600 games a full collection stopped the server for a quarter of a
+    second every few seconds. ``carcassonne serve`` now freezes what start-up left alive and
+    raises the thresholds before serving (a process of its own: the collector is global)."""
+    script = tmp_path / "serve.py"
+    script.write_text(
+        "import gc, json, sys, uvicorn\n"
+        "from carcassonne.cli.main import main\n"
+        "def report(self, sockets=None):\n"
+        "    print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]), flush=True)\n"
+        "uvicorn.Server.run = report\n"
+        "sys.exit(main(['serve', '--port', '0', '--db', sys.argv[1]]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "games.sqlite3")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    thresholds, frozen = json.loads(done.stdout.splitlines()[-1])
+    assert tuple(thresholds) == serve.GC_THRESHOLDS
+    assert thresholds[0] > 700 and thresholds[2] >= 10  # Python's defaults: 700, 10, 10
+    assert frozen > 10_000  # the modules, the tiles' tables, the app
