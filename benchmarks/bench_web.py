@@ -12,6 +12,7 @@ validated it, committed it to the database and broadcast it).
 
     .venv/bin/python benchmarks/bench_web.py [--games 20] [--seconds 120] [--seed 1]
                                              [--expert-games 4] [--processes N --db URL]
+                                             [--pause 1.0] [--gc-pauses] [--server-src PATH]
     .venv/bin/python benchmarks/bench_web.py --takeover 3 --db postgresql://...
 
 ``--takeover K`` measures instead how long the bots of a game wait after ``kill -9`` of the
@@ -202,7 +203,7 @@ def servers(
 async def run(
     games: int, seconds: float, seed: int, expert_games: int = 0,
     db: str | None = None, processes: int = 1, split_seats: bool = False,
-    code: ServerCode = ServerCode(),
+    code: ServerCode = ServerCode(), pause: float = 0.0,
 ) -> Stats:  # fmt: skip
     stats = Stats()
     with servers(db, processes, games + expert_games, code=code) as ports:
@@ -220,7 +221,7 @@ async def run(
         ]
         tasks = [
             play_seat(port, game_id, token, random.Random(rng.random()), stats, deadline,
-                      source=f"127.0.1.{i % 250 + 1}")
+                      pause=pause, source=f"127.0.1.{i % 250 + 1}")
             for i, (port, game_id, token) in enumerate(seats)
         ]  # fmt: skip
         await asyncio.gather(*tasks)
@@ -289,6 +290,10 @@ def main() -> int:
         help="run the servers from this checkout ('before' figures)",
     )  # fmt: skip
     parser.add_argument(
+        "--pause", type=float, default=0.0,
+        help="seconds each seat waits before answering a state (default 0: as fast as it can)",
+    )  # fmt: skip
+    parser.add_argument(
         "--gc-pauses", action="store_true",
         help="time the servers' garbage collections and print a summary",
     )  # fmt: skip
@@ -316,6 +321,7 @@ def main() -> int:
                 args.processes,
                 args.split_seats,
                 ServerCode(args.server_src, pauses),
+                args.pause,
             )
         )
         gc_summary = summary(pauses) if pauses is not None else None
