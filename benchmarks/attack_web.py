@@ -992,10 +992,11 @@ async def hints(ctx: Context) -> dict[str, str]:
     results = await asyncio.gather(*askers, return_exceptions=True)
     stop.set()
     bots = await watching
-    failed = [r for r in results if isinstance(r, BaseException)]
+    failed = Counter(f"{type(r).__name__}: {r}"[:80] for r in results if isinstance(r, Exception))
     return {
         **{f"hint answers: {code}": str(count) for code, count in sorted(answers.items())},
-        "hint sockets failed": str(len(failed)),
+        "hint sockets failed": str(sum(failed.values())),
+        **({"first failure": failed.most_common(1)[0][0]} if failed else {}),
         **bots,
     }
 

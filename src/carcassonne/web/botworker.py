@@ -2,10 +2,10 @@
 
 A bot's decision can take seconds (the expert searches for its whole think time).  Run on the
 server's event loop it would freeze every other game for that long; run in a thread it would
-still fight the loop for the interpreter lock.  So every bot decision and every hint goes to a
-small pool of worker **processes** shared by all games of the server, sized by
-:func:`configure` (``carcassonne serve --bot-workers``): a server on two cores keeps one core
-for the loop and thinks on the other.
+still fight the loop for the interpreter lock.  So every bot decision goes to a small pool of
+worker **processes** shared by all games of the server, sized by :func:`configure`
+(``carcassonne serve --bot-workers``): a server on two cores keeps one core for the loop and
+thinks on the other (hints go to a pool of their own, see below).
 
 What crosses to a worker is small and needs no trust in pickled engine state: the game's options,
 the actions played so far (the worker replays them: a whole game replays in about a millisecond),
