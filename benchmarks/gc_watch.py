@@ -2,8 +2,10 @@
 
     python benchmarks/gc_watch.py PAUSES.jsonl -m carcassonne.cli.main serve ...
 
-Each line is ``[generation, seconds, monotonic time at its end]``. The file is written line by
-line (a server stopped by a signal runs no exit handlers); :func:`summary` reads it back.
+Each line is ``[generation, seconds, monotonic time at its end, CPU seconds]``: on a loaded
+machine a collection's wall time includes the time the process waited for a processor, its CPU
+time does not. The file is written line by line (a server stopped by a signal runs no exit
+handlers); :func:`summary` reads it back.
 ``bench_web.py --gc-pauses`` starts its servers this way.
 """
 
@@ -22,30 +24,33 @@ from typing import Any
 def watch(out: Path) -> None:
     """Time every collection from now on into ``out``."""
     log = out.open("w", buffering=1)
-    began = [0.0]
+    began = [0.0, 0.0]
 
     def callback(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            began[0] = time.perf_counter()
+            began[:] = time.perf_counter(), time.thread_time()
         else:
-            end = time.perf_counter()
-            log.write(json.dumps([info["generation"], end - began[0], time.monotonic()]) + "\n")
+            wall, cpu = time.perf_counter() - began[0], time.thread_time() - began[1]
+            log.write(json.dumps([info["generation"], wall, time.monotonic(), cpu]) + "\n")
 
     gc.callbacks.append(callback)
 
 
 def summary(path: Path) -> str:
-    """One line: the collections of each generation, and the full ones' pauses."""
+    """One line: the collections of each generation (their wall time's p50 and max, their CPU
+    time's max and total), and how often a full one came."""
     pauses = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     if not pauses:
         return "no collection"
     parts = []
     for generation in (0, 1, 2):
         times = sorted(p[1] for p in pauses if p[0] == generation)
+        cpu = sorted(p[3] for p in pauses if p[0] == generation)
         if times:
             p50, longest = statistics.median(times) * 1000, times[-1] * 1000
-            parts.append(f"gen {generation}: {len(times)} (p50 {p50:.1f} ms, "
-                         f"max {longest:.0f} ms, {sum(times):.1f} s)")  # fmt: skip
+            parts.append(f"gen {generation}: {len(times)} (wall p50 {p50:.1f} ms, max "
+                         f"{longest:.0f} ms; CPU max {cpu[-1] * 1000:.0f} ms, "
+                         f"total {sum(cpu):.2f} s)")  # fmt: skip
     full = [p[2] for p in pauses if p[0] == 2]
     if len(full) > 1:
         gaps = [b - a for a, b in zip(full, full[1:], strict=False)]
