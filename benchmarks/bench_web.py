@@ -63,6 +63,8 @@ class Stats:
     round_trips: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     finished: int = 0
+    #: CPU seconds the servers used, all of their run (read as they are stopped)
+    server_cpu: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -181,12 +183,18 @@ async def play_seat(
 
 
 @contextlib.contextmanager
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def servers(
     db: str | None, processes: int, games: int, bot_delay: float = 0.0,
-    code: ServerCode = ServerCode(),
+    code: ServerCode = ServerCode(), stats: Stats | None = None,
 ) -> Iterator[list[int]]:  # fmt: skip
     """``processes`` servers on the database ``db`` (None: a temporary SQLite file); their
-    ports."""
+    ports. With ``stats``, the CPU time they used is added to it as they stop."""
     with tempfile.TemporaryDirectory() as tmp:
         db = db or str(Path(tmp) / "bench.sqlite3")
         started = []
@@ -196,6 +204,8 @@ def servers(
             yield [port for _, port in started]
         finally:
             for server, _ in started:
+                if stats is not None:
+                    stats.server_cpu += process_cpu_seconds(server.pid)
                 server.terminate()
                 server.wait(timeout=10)
 
@@ -206,7 +216,7 @@ async def run(
     code: ServerCode = ServerCode(), pause: float = 0.0,
 ) -> Stats:  # fmt: skip
     stats = Stats()
-    with servers(db, processes, games + expert_games, code=code) as ports:
+    with servers(db, processes, games + expert_games, code=code, stats=stats) as ports:
         for i in range(expert_games):
             create_game(ports[i % processes], seed + games + i, EXPERT_VS_GREEDY)
         created = [create_game(ports[i % processes], seed + i) for i in range(games)]
@@ -341,6 +351,8 @@ def main() -> int:
     if args.expert_games:
         print(f"beside them: {args.expert_games} expert-vs-greedy games played by the server")
     print(f"moves: {len(trips)} ({len(trips) / elapsed:.0f}/s)")
+    cpu_per_move = stats.server_cpu / len(trips) * 1000
+    print(f"server CPU: {stats.server_cpu:.1f} s, {cpu_per_move:.2f} ms a move (with creating)")
     print(f"round trip: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {trips[-1] * 1000:.1f} ms")
     if gc_summary is not None:
         print(f"garbage collections: {gc_summary}")
