@@ -182,13 +182,13 @@ async def play_seat(
                 await ws.send(json.dumps({"type": "act", "actions": [action], "ply": ply}))
 
 
-@contextlib.contextmanager
 def process_cpu_seconds(pid: int) -> float:
     """CPU seconds (user and system) process ``pid`` has used, from ``/proc``."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+@contextlib.contextmanager
 def servers(
     db: str | None, processes: int, games: int, bot_delay: float = 0.0,
     code: ServerCode = ServerCode(), stats: Stats | None = None,
