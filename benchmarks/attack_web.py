@@ -1050,9 +1050,22 @@ BATCHES_PER_SECOND = 87
 @scenario("refused-batches", f"one address sends {BATCHES_PER_SECOND} two-action batches a "
           "second whose second action is illegal, in a game 80 plies in")  # fmt: skip
 async def refused_batches(ctx: Context) -> dict[str, str]:
+    # a legal placement, then a second tile where the figure action must come
+    return await refused_acts(ctx, lambda legal: [legal[0], legal[0]])
+
+
+@scenario("refused-actions", f"as refused-batches, {BATCHES_PER_SECOND} single illegal "
+          "actions a second (a pass where a tile must be placed): a refusal by itself")  # fmt: skip
+async def refused_actions(ctx: Context) -> dict[str, str]:
+    return await refused_acts(ctx, lambda legal: [{"type": "pass"}])
+
+
+async def refused_acts(ctx: Context, actions: Callable[[list[Any]], list[Any]]) -> dict[str, str]:
+    """``act`` messages refused by the engine, :data:`BATCHES_PER_SECOND` a second: ``actions``
+    makes their actions from the legal ones."""
     game_id, token, state = await hotseat_game(ctx.port, BATCH_ADDRESS, READ_GAME_PLIES, 12)
-    placement = state["view"]["legal_actions"][0]
-    batch = json.dumps({"type": "act", "ply": state["ply"], "actions": [placement, placement]})
+    legal = state["view"]["legal_actions"]
+    batch = json.dumps({"type": "act", "ply": state["ply"], "actions": actions(legal)})
     answers: Counter[str] = Counter()
     deadline = time.monotonic() + ctx.seconds
     async with connect(f"ws://{TARGET}:{ctx.port}/ws/{game_id}", max_size=2**22,
@@ -1076,7 +1089,7 @@ async def refused_batches(ctx: Context) -> dict[str, str]:
         await asyncio.sleep(1.0)  # the last answers
         reading.cancel()
     return {
-        "batches sent": str(sent),
+        "messages sent": str(sent),
         **{f"refused: {code}": str(count) for code, count in sorted(answers.items())},
     }
 
