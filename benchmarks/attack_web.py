@@ -871,7 +871,9 @@ async def replays(ctx: Context) -> dict[str, str]:
 HOTSEAT_HUMANS = {**TWO_HUMANS, "hotseat": True}
 
 
-async def hotseat_game(port: int, source: str, plies: int, seed: int) -> tuple[str, str, dict]:
+async def hotseat_game(
+    port: int, source: str, plies: int, seed: int
+) -> tuple[str, str, dict[str, Any]]:
     """A hotseat game created from ``source`` and played ``plies`` random moves into (over its
     websocket); its id, its token and its last state."""
     status, game = await asyncio.to_thread(
