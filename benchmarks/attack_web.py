@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_web import Stats, play_seat
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 TARGET = "127.0.0.1"
@@ -989,6 +990,237 @@ async def replays(ctx: Context) -> dict[str, str]:
         "refused 429": str(answers.count(429)),
         "KB per replay": f"{statistics.median(sizes) / 1024:.0f}" if sizes else "-",
         "/api/meta p50 ms": f"{statistics.median(meta) * 1000:.0f}" if meta else "-",
+    }
+
+
+# ------------------------------------------------------------------------------ issue 22: load
+
+
+HOTSEAT_HUMANS = {**TWO_HUMANS, "hotseat": True}
+
+
+async def hotseat_game(
+    port: int, source: str, plies: int, seed: int
+) -> tuple[str, str, dict[str, Any]]:
+    """A hotseat game created from ``source`` and played ``plies`` random moves into (over its
+    websocket); its id, its token and its last state."""
+    status, game = await asyncio.to_thread(
+        request, port, "POST", "/api/games", {**HOTSEAT_HUMANS, "options": {"seed": seed}}, source
+    )
+    if status != 201:
+        raise OSError(f"game not created: {status} {game}")
+    token = game["hotseat_token"]
+    rng = random.Random(seed)
+    async with connect(f"ws://{TARGET}:{port}/ws/{game['id']}", max_size=2**22,
+                       local_addr=(loopback(source), 0)) as ws:  # fmt: skip
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if message["type"] != "state":
+                continue
+            legal = message["view"].get("legal_actions")
+            if message["ply"] >= plies and message["view"]["phase"] == "tile" or not legal:
+                return game["id"], token, message
+            await ws.send(json.dumps({"type": "act", "actions": [rng.choice(legal)],
+                                      "ply": message["ply"]}))  # fmt: skip
+
+
+#: the address of the bot games watched for stalls, and of nothing else
+BOT_WATCHER_ADDRESS = "127.0.0.6"
+TWO_RANDOM_BOTS = {"seats": [{"kind": "bot", "bot": "random"}] * 2}
+
+
+async def watch_bots(port: int, stop: asyncio.Event) -> dict[str, str]:
+    """Bot-against-bot games one after another, watched as a spectator until ``stop``: how many
+    bot moves were seen and how long the watcher waited between two of them."""
+    gaps: list[float] = []
+    errors = 0
+    while not stop.is_set():
+        status, game = await asyncio.to_thread(
+            request, port, "POST", "/api/games", TWO_RANDOM_BOTS, BOT_WATCHER_ADDRESS
+        )
+        if status != 201:
+            errors += 1
+            await asyncio.sleep(1.0)
+            continue
+        try:
+            async with connect(f"ws://{TARGET}:{port}/ws/{game['id']}", max_size=2**22,
+                               local_addr=(BOT_WATCHER_ADDRESS, 0)) as ws:  # fmt: skip
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                last: float | None = None
+                ply = -1
+                while not stop.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                        if message["type"] != "state" or message["ply"] <= ply:
+                            continue
+                        now = time.monotonic()
+                        if last is not None:
+                            gaps.append(now - last)
+                        last, ply = now, message["ply"]
+                        if message["view"]["phase"] == "over":
+                            break
+                if stop.is_set() and last is not None:
+                    gaps.append(time.monotonic() - last)  # the wait still going on at the end
+        except (OSError, ConnectionClosed):
+            errors += 1
+    gaps.sort()
+    return {
+        "bot moves seen": str(len(gaps)),
+        "wait between bot moves p50 / max s": (
+            f"{statistics.median(gaps):.2f} / {gaps[-1]:.1f}" if gaps else "-"
+        ),
+        "bot watcher errors": str(errors),
+    }
+
+
+HINT_ADDRESS = "127.0.9.1"
+HINT_GAMES = 10
+HINT_SOCKETS_PER_GAME = 8
+
+
+@scenario("hints", f"one address, {HINT_GAMES} hotseat games and "
+          f"{HINT_GAMES * HINT_SOCKETS_PER_GAME} websockets asking for hints, one socket a game "
+          "moving on; bot games watched meanwhile", server_args=("--bot-delay", "0.2"))  # fmt: skip
+async def hints(ctx: Context) -> dict[str, str]:
+    games = [await hotseat_game(ctx.port, HINT_ADDRESS, 0, seed) for seed in range(HINT_GAMES)]
+    answers: Counter[str] = Counter()
+    stop = asyncio.Event()
+    deadline = time.monotonic() + ctx.seconds
+
+    async def asker(game_id: str, token: str, mover: bool, seed: int) -> None:
+        rng = random.Random(seed)
+        async with connect(f"ws://{TARGET}:{ctx.port}/ws/{game_id}", max_size=2**22,
+                           local_addr=(HINT_ADDRESS, 0)) as ws:  # fmt: skip
+            await ws.send(json.dumps({"type": "hello", "token": token}))
+            state: dict[str, Any] = {}
+            asked = False
+            while time.monotonic() < deadline:
+                if state and not asked:
+                    await ws.send(json.dumps({"type": "hint", "ply": state["ply"]}))
+                    asked = True
+                try:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                except TimeoutError:
+                    asked = False
+                    continue
+                kind = message["type"]
+                if kind == "state":
+                    state = message
+                elif kind in ("hint", "error"):
+                    answers[message.get("code", "hint")] += 1
+                    asked = False
+                    legal = state.get("view", {}).get("legal_actions")
+                    if mover and legal:  # the next ply: a hint the earlier ones do not answer
+                        await ws.send(json.dumps({"type": "act", "ply": state["ply"],
+                                                  "actions": [rng.choice(legal)]}))  # fmt: skip
+
+    watching = asyncio.create_task(watch_bots(ctx.port, stop))
+    askers = [asker(game_id, token, i == 0, n)
+              for n, (game_id, token, _) in enumerate(games)
+              for i in range(HINT_SOCKETS_PER_GAME)]  # fmt: skip
+    results = await asyncio.gather(*askers, return_exceptions=True)
+    stop.set()
+    bots = await watching
+    failed = Counter(f"{type(r).__name__}: {r}"[:80] for r in results if isinstance(r, Exception))
+    return {
+        **{f"hint answers: {code}": str(count) for code, count in sorted(answers.items())},
+        "hint sockets failed": str(sum(failed.values())),
+        **({"first failure": failed.most_common(1)[0][0]} if failed else {}),
+        **bots,
+    }
+
+
+STATE_ADDRESS = "127.0.10.1"
+STATE_READERS = 16
+#: plies into the game whose state is read: a board of some size, as in most of a game
+READ_GAME_PLIES = 80
+
+
+@scenario("state-reads", f"one address reads a mid-game state over HTTP, {STATE_READERS} "
+          "keep-alive connections as fast as answered")  # fmt: skip
+async def state_reads(ctx: Context) -> dict[str, str]:
+    game_id, token, _ = await hotseat_game(ctx.port, STATE_ADDRESS, READ_GAME_PLIES, 11)
+    path = f"/api/games/{game_id}/state"
+    answers: Counter[int] = Counter()
+    stop = time.monotonic() + ctx.seconds
+
+    def read() -> None:
+        conn = http.client.HTTPConnection(TARGET, ctx.port, timeout=30,
+                                          source_address=(STATE_ADDRESS, 0))  # fmt: skip
+        while time.monotonic() < stop:
+            try:
+                conn.request("GET", path, headers={"authorization": f"Bearer {token}"})
+                response = conn.getresponse()
+                response.read()
+                answers[response.status] += 1
+            except OSError:
+                answers[0] += 1
+                conn.close()
+                conn = http.client.HTTPConnection(TARGET, ctx.port, timeout=30,
+                                                  source_address=(STATE_ADDRESS, 0))  # fmt: skip
+        conn.close()
+
+    threads = [threading.Thread(target=read) for _ in range(STATE_READERS)]
+    for thread in threads:
+        thread.start()
+    await asyncio.to_thread(lambda: [thread.join() for thread in threads])
+    return {
+        "states served": str(answers[200]),
+        "refused 429": str(answers[429]),
+        "failed": str(sum(n for status, n in answers.items() if status not in (200, 429))),
+    }
+
+
+BATCH_ADDRESS = "127.0.11.1"
+#: refused batches a second: under the websocket message limit (100 a second)
+BATCHES_PER_SECOND = 87
+
+
+@scenario("refused-batches", f"one address sends {BATCHES_PER_SECOND} two-action batches a "
+          "second whose second action is illegal, in a game 80 plies in")  # fmt: skip
+async def refused_batches(ctx: Context) -> dict[str, str]:
+    # a legal placement, then a second tile where the figure action must come
+    return await refused_acts(ctx, lambda legal: [legal[0], legal[0]])
+
+
+@scenario("refused-actions", f"as refused-batches, {BATCHES_PER_SECOND} single illegal "
+          "actions a second (a pass where a tile must be placed): a refusal by itself")  # fmt: skip
+async def refused_actions(ctx: Context) -> dict[str, str]:
+    return await refused_acts(ctx, lambda legal: [{"type": "pass"}])
+
+
+async def refused_acts(ctx: Context, actions: Callable[[list[Any]], list[Any]]) -> dict[str, str]:
+    """``act`` messages refused by the engine, :data:`BATCHES_PER_SECOND` a second: ``actions``
+    makes their actions from the legal ones."""
+    game_id, token, state = await hotseat_game(ctx.port, BATCH_ADDRESS, READ_GAME_PLIES, 12)
+    legal = state["view"]["legal_actions"]
+    batch = json.dumps({"type": "act", "ply": state["ply"], "actions": actions(legal)})
+    answers: Counter[str] = Counter()
+    deadline = time.monotonic() + ctx.seconds
+    async with connect(f"ws://{TARGET}:{ctx.port}/ws/{game_id}", max_size=2**22,
+                       local_addr=(BATCH_ADDRESS, 0)) as ws:  # fmt: skip
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+
+        async def read() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for raw in ws:
+                    message = json.loads(raw)
+                    if message["type"] == "error":
+                        answers[message["code"]] += 1
+
+        reading = asyncio.create_task(read())
+        sent = 0
+        started = time.monotonic()
+        while time.monotonic() < deadline:
+            await ws.send(batch)
+            sent += 1
+            await asyncio.sleep(max(0.0, started + sent / BATCHES_PER_SECOND - time.monotonic()))
+        await asyncio.sleep(1.0)  # the last answers
+        reading.cancel()
+    return {
+        "messages sent": str(sent),
+        **{f"refused: {code}": str(count) for code, count in sorted(answers.items())},
     }
 
 

@@ -12,6 +12,7 @@ validated it, committed it to the database and broadcast it).
 
     .venv/bin/python benchmarks/bench_web.py [--games 20] [--seconds 120] [--seed 1]
                                              [--expert-games 4] [--processes N --db URL]
+                                             [--pause 1.0] [--gc-pauses] [--server-src PATH]
     .venv/bin/python benchmarks/bench_web.py --takeover 3 --db postgresql://...
 
 ``--takeover K`` measures instead how long the bots of a game wait after ``kill -9`` of the
@@ -19,6 +20,10 @@ process playing them until another process has taken them over and moved: K time
 game is created through a first process and watched through a second, the first is killed and
 the time until the watcher sees the next move is taken (then the first is started again).
 (``tests/pg_cluster.py`` starts a throwaway PostgreSQL and prints its URL.)
+
+``--server-src PATH`` runs the servers from another checkout (its ``src`` first on
+``PYTHONPATH``: "before" figures), and ``--gc-pauses`` times every garbage collection they make
+(``gc_watch.py``) and prints a summary.
 
 ``--expert-games N`` adds N games the server plays by itself, the expert bot (default think
 time, 0.5 s) against the greedy bot, beside the measured games: what searching bots cost the
@@ -34,6 +39,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -46,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gc_watch import summary
 from websockets.asyncio.client import connect
 
 from carcassonne.cli.serve import listen
@@ -56,10 +63,35 @@ class Stats:
     round_trips: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     finished: int = 0
+    #: CPU seconds the servers used, all of their run (read as they are stopped)
+    server_cpu: float = 0.0
+
+
+@dataclass(frozen=True)
+class ServerCode:
+    """Which code the servers run: ``source``, a checkout (None: this one), and where to log
+    their garbage collections (None: not timed)."""
+
+    source: Path | None = None
+    gc_pauses: Path | None = None
+
+    def command(self) -> list[str]:
+        if self.gc_pauses is None:
+            return [sys.executable]
+        return [sys.executable, str(Path(__file__).with_name("gc_watch.py")), str(self.gc_pauses)]
+
+    def env(self) -> dict[str, str] | None:
+        if self.source is None:
+            return None
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(self.source.resolve() / "src"), env.get("PYTHONPATH")])
+        )
+        return env
 
 
 def start_server(
-    db: str, games: int, bot_delay: float = 0.0
+    db: str, games: int, bot_delay: float = 0.0, code: ServerCode = ServerCode()
 ) -> tuple[subprocess.Popen[bytes], int]:
     """A server on a loopback port the system picks, and that port: the socket is bound here
     and inherited (``--fd``), so no other program can take the port in between."""
@@ -67,12 +99,13 @@ def start_server(
         port: int = sock.getsockname()[1]
         # every game is created from this one address at once: the per-client limit must allow it
         proc = subprocess.Popen(
-            [sys.executable, "-m", "carcassonne.cli.main", "serve", "--fd", str(sock.fileno()),
+            [*code.command(), "-m", "carcassonne.cli.main", "serve", "--fd", str(sock.fileno()),
              "--db", db, "--bot-delay", str(bot_delay), "--games-per-minute", str(max(10, games)),
              "--max-games", str(max(1000, games)),
              "--games-per-address", str(max(20, games))],
             stdout=subprocess.DEVNULL,
             pass_fds=(sock.fileno(),),
+            env=code.env(),
         )  # fmt: skip
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -149,21 +182,30 @@ async def play_seat(
                 await ws.send(json.dumps({"type": "act", "actions": [action], "ply": ply}))
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used, from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextlib.contextmanager
 def servers(
-    db: str | None, processes: int, games: int, bot_delay: float = 0.0
-) -> Iterator[list[int]]:
+    db: str | None, processes: int, games: int, bot_delay: float = 0.0,
+    code: ServerCode = ServerCode(), stats: Stats | None = None,
+) -> Iterator[list[int]]:  # fmt: skip
     """``processes`` servers on the database ``db`` (None: a temporary SQLite file); their
-    ports."""
+    ports. With ``stats``, the CPU time they used is added to it as they stop."""
     with tempfile.TemporaryDirectory() as tmp:
         db = db or str(Path(tmp) / "bench.sqlite3")
         started = []
         try:
             for _ in range(processes):
-                started.append(start_server(db, games, bot_delay))
+                started.append(start_server(db, games, bot_delay, code))
             yield [port for _, port in started]
         finally:
             for server, _ in started:
+                if stats is not None:
+                    stats.server_cpu += process_cpu_seconds(server.pid)
                 server.terminate()
                 server.wait(timeout=10)
 
@@ -171,9 +213,10 @@ def servers(
 async def run(
     games: int, seconds: float, seed: int, expert_games: int = 0,
     db: str | None = None, processes: int = 1, split_seats: bool = False,
+    code: ServerCode = ServerCode(), pause: float = 0.0,
 ) -> Stats:  # fmt: skip
     stats = Stats()
-    with servers(db, processes, games + expert_games) as ports:
+    with servers(db, processes, games + expert_games, code=code, stats=stats) as ports:
         for i in range(expert_games):
             create_game(ports[i % processes], seed + games + i, EXPERT_VS_GREEDY)
         created = [create_game(ports[i % processes], seed + i) for i in range(games)]
@@ -188,7 +231,7 @@ async def run(
         ]
         tasks = [
             play_seat(port, game_id, token, random.Random(rng.random()), stats, deadline,
-                      source=f"127.0.1.{i % 250 + 1}")
+                      pause=pause, source=f"127.0.1.{i % 250 + 1}")
             for i, (port, game_id, token) in enumerate(seats)
         ]  # fmt: skip
         await asyncio.gather(*tasks)
@@ -252,6 +295,18 @@ def main() -> int:
         "--takeover", type=int, default=0, metavar="K",
         help="measure K bot takeovers after kill -9 instead (needs --db postgresql://...)",
     )  # fmt: skip
+    parser.add_argument(
+        "--server-src", type=Path, default=None,
+        help="run the servers from this checkout ('before' figures)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--pause", type=float, default=0.0,
+        help="seconds each seat waits before answering a state (default 0: as fast as it can)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--gc-pauses", action="store_true",
+        help="time the servers' garbage collections and print a summary",
+    )  # fmt: skip
     args = parser.parse_args()
     shared = (args.db or "").startswith("postgresql://")
     if not 1 <= args.processes <= 16:
@@ -264,17 +319,22 @@ def main() -> int:
               + f" s; median {statistics.median(times):.2f} s")  # fmt: skip
         return 0
     started = time.monotonic()
-    stats = asyncio.run(
-        run(
-            args.games,
-            args.seconds,
-            args.seed,
-            args.expert_games,
-            args.db,
-            args.processes,
-            args.split_seats,
+    with tempfile.TemporaryDirectory() as tmp:
+        pauses = Path(tmp) / "gc.jsonl" if args.gc_pauses else None
+        stats = asyncio.run(
+            run(
+                args.games,
+                args.seconds,
+                args.seed,
+                args.expert_games,
+                args.db,
+                args.processes,
+                args.split_seats,
+                ServerCode(args.server_src, pauses),
+                args.pause,
+            )
         )
-    )
+        gc_summary = summary(pauses) if pauses is not None else None
     elapsed = time.monotonic() - started
     trips = sorted(stats.round_trips)
     if not trips:
@@ -291,7 +351,11 @@ def main() -> int:
     if args.expert_games:
         print(f"beside them: {args.expert_games} expert-vs-greedy games played by the server")
     print(f"moves: {len(trips)} ({len(trips) / elapsed:.0f}/s)")
+    cpu_per_move = stats.server_cpu / len(trips) * 1000
+    print(f"server CPU: {stats.server_cpu:.1f} s, {cpu_per_move:.2f} ms a move (with creating)")
     print(f"round trip: p50 {p50:.1f} ms, p95 {p95:.1f} ms, max {trips[-1] * 1000:.1f} ms")
+    if gc_summary is not None:
+        print(f"garbage collections: {gc_summary}")
     print(f"errors: {len(stats.errors)}")
     for error in stats.errors[:5]:
         print(f"  {error}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import re
@@ -25,6 +26,13 @@ ACCEPT_BACKLOG = 256
 #: socket, and connections being refused (measured: a burst of idle sockets raised the open
 #: files by about three backlogs above the connections counted)
 RESERVED_FILES = 64 + 3 * ACCEPT_BACKLOG
+
+#: the garbage collector's thresholds while serving (Python's defaults: 700, 10, 10): a young
+#: collection after 2,000 more objects, a middle one after 10 of those (a pause of tens of
+#: milliseconds at 800 games; 10,000 young objects doubled it), a full one considered after a
+#: million objects (Python also waits until the objects new since the last full collection are
+#: a quarter of the old ones, which at hundreds of games in memory is about as many)
+GC_THRESHOLDS = (2_000, 10, 50)
 
 #: a DNS name: dot-separated labels of letters, digits, '-' and '_' (not first or last)
 DNS_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*")
@@ -69,7 +77,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         "--bot-workers",
         type=int_in(1, 64),
         default=None,
-        help="processes in which bots think and hints are computed, shared by all games "
+        help="processes in which bots think, shared by all games (hints have one of their own) "
         "(default: one per core beyond the first, at least 1)",
     )
     limits = parser.add_argument_group("limits")
@@ -218,8 +226,25 @@ def run(args: argparse.Namespace) -> int:
         )
     logging.basicConfig(level=logging.WARNING, handlers=[throttled_handler()])
     print(f"Carcassonne: open http://{host}:{port}/ in your browser (games in {db})", flush=True)
-    uvicorn.Server(server_config(app, args, files)).run(sockets=[sock])
+    config = server_config(app, args, files)
+    tune_garbage_collector()
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
+
+
+def tune_garbage_collector() -> None:
+    """Make the garbage collector's pauses short and rare while serving (issue 22, item 6).
+
+    With hundreds of games in memory a full collection walks every object of every game: at
+    600 games it stopped the server for a quarter of a second every few seconds, which is what
+    broke the moves' p95 (``benchmarks/README.md``).  What is alive once the server has started
+    (modules, the tiles' tables) lives as long as the server: frozen, no collection walks it
+    again.  The higher thresholds make every generation's collections rarer: a game in memory
+    grows by some objects every move, each a young object to walk and promote.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def build_app(args: argparse.Namespace) -> tuple[Any, str]:

@@ -400,7 +400,7 @@ async def game_state(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
     await _server(request).opened(room, principal, client_key(request))
-    return JSONResponse({**room.welcome(principal), **room.state(principal)}, headers=PRIVATE)
+    return Response(room.api_state(principal), media_type="application/json", headers=PRIVATE)
 
 
 async def game_actions(request: Request) -> Response:
@@ -564,6 +564,7 @@ async def game_socket(websocket: WebSocket) -> None:
                 elif kind == "hint":
                     if hint_task is not None and not hint_task.done():
                         raise ProtocolError.of("hint_busy")
+                    _check_rate(websocket, "hint")
                     hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
@@ -658,7 +659,7 @@ def create_app(
         Route("/api/tiles", tiles),
         Route("/api/games", _api(create_game, "create"), methods=["POST"]),
         Route("/api/games/{game_id}", _api(game_info)),
-        Route("/api/games/{game_id}/state", _api(game_state)),
+        Route("/api/games/{game_id}/state", _api(game_state, "state")),
         Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
@@ -677,7 +678,7 @@ def create_app(
     app.state.address_groups = address_groups
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
-        for name in ("create", "replay", "action", "message", "read")
+        for name in ("create", "replay", "action", "message", "read", "state", "hint")
     }
     app.state.replays = replay.ReplayCache()
     return app

@@ -128,6 +128,11 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     # hints
     "hint_busy": ("busy", "a hint is already on its way"),
+    "hint_earlier_busy": (
+        "busy",
+        "a hint for an earlier move of this game is still being computed; try again in a moment",
+    ),
+    "hints_busy": ("busy", "the server is computing many hints now; try again in a moment"),
     "hint_failed": ("busy", "no hint could be computed now; try again"),
     # replays
     "not_finished": (

@@ -39,6 +39,10 @@ class RateLimits:
     message: Limit = field(default_factory=lambda: Limit(per_minute=6000, burst=100))
     #: records and replays of finished games (the first reading of each replays the game)
     read: Limit = field(default_factory=lambda: Limit(per_minute=60, burst=30))
+    #: reads of a game's state over HTTP (a client without a websocket polling it)
+    state: Limit = field(default_factory=lambda: Limit(per_minute=600, burst=60))
+    #: hints asked for, over all of a client's games (each is a second of a worker's search)
+    hint: Limit = field(default_factory=lambda: Limit(per_minute=20, burst=6))
 
 
 MAX_CLIENTS = 10_000

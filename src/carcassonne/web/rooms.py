@@ -234,7 +234,8 @@ class Room:
         #: that changes of one game never interleave
         self._lock = asyncio.Lock()
         self._bot_task: asyncio.Task[None] | None = None
-        #: ply -> the hint being computed or computed for it (only the current ply is kept)
+        #: ply -> the hint being computed or computed for it (only the latest ply is kept,
+        #: and no other is asked for while it is being computed)
         self._hints: dict[int, asyncio.Future[list[tuple[Any, float]]]] = {}
         #: (seat, ply) of every hint used, by ply, shown to all when several humans play
         self.hints_used: list[tuple[int, int]] = list(stored.hints)
@@ -371,6 +372,14 @@ class Room:
             },
         }
 
+    def api_state(self, principal: Principal) -> str:
+        """The answer to ``GET /api/games/{id}/state``: the setup and the state as the principal
+        sees them, encoded once per principal until the next change, so that a client reading
+        it again and again costs a lookup, not a view of the game built and encoded anew."""
+        return self._text(
+            ("api-state", principal), lambda: {**self.welcome(principal), **self.state(principal)}
+        )
+
     def state(self, principal: Principal, events_from: int = 0) -> dict[str, Any]:
         return self._state(self.perspective(principal), events_from)
 
@@ -504,7 +513,7 @@ class Room:
             if len(actions) > 1 and self.game.phase != "tile":
                 raise ProtocolError.of("batch_not_tile")
             first_ply = len(self.game.history)
-            trial = self._trial()
+            trial = self._trial(len(actions))
             done: list[tuple[int, dict[str, Any]]] = []
             try:
                 for action in actions:
@@ -534,15 +543,19 @@ class Room:
         await self.claim()  # a person moved: the game was taken up
         self.kick_bots()
 
-    def _trial(self) -> Game:
-        """The game the next actions are applied to until they are stored (:meth:`_commit`).
+    def _trial(self, actions: int = 1) -> Game:
+        """The game the next ``actions`` are applied to until they are stored (:meth:`_commit`).
 
         A copy when the storage makes its calls in threads (PostgreSQL): other tasks run while
         the commit waits, and must see the game as it was.  Else (SQLite) nothing runs between
         applying and committing, and the game itself is changed (rebuilt from the database if
         the commit fails): copying a game for every move cost a quarter of the moves per second
-        on 100 games (``benchmarks/README.md``)."""
-        return self.game.copy() if self.storage.threads else self.game
+        on 100 games (``benchmarks/README.md``).  A batch of several actions gets a copy there
+        too: the engine refuses an action without changing the game, but a batch refused at
+        its second action would leave the first applied, and replaying the whole game to undo
+        it made each refusal cost a replay (issue 22: a flood of refused batches took 62 % of
+        the CPU), where a copy costs a fraction of a millisecond."""
+        return self.game.copy() if self.storage.threads or actions > 1 else self.game
 
     def _discard(self, trial: Game) -> None:
         """Actions applied to ``trial`` will not be stored: the game is as it was before."""
@@ -663,11 +676,19 @@ class Room:
         state): the others may want to know.  It is stored before it is given, as moves are: a
         hint the server could not keep is not given (``server``), so none goes unannounced,
         not even across a restart.
+
+        A game has one hint computed at a time: asked for a later ply while the worker still
+        thinks about an earlier one (the player moved on meanwhile), the room answers ``busy``
+        rather than queue a second, so a client flooding hints costs the hint workers one
+        hint per game at a time (the whole server's are bounded by
+        :data:`.botworker.MAX_HINTS_PENDING`, and each client's by a rate limit).
         """
         self._check_turn(principal, ply)
         seat = self.game.to_move
         task = self._hints.get(ply)
         if task is None:
+            if any(not earlier.done() for earlier in self._hints.values()):
+                raise ProtocolError.of("hint_earlier_busy")
             self._hints.clear()  # hints of earlier plies are of no use any more
             task = self._hints[ply] = asyncio.ensure_future(
                 botworker.hints(
@@ -681,6 +702,9 @@ class Room:
             )
         try:
             moves = await asyncio.shield(task)
+        except botworker.HintsBusy:
+            self._hints.pop(ply, None)
+            raise ProtocolError.of("hints_busy") from None
         except botworker.BotWorkerError:
             self._hints.pop(ply, None)
             raise ProtocolError.of("hint_failed") from None
