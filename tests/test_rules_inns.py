@@ -15,7 +15,7 @@ from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
 from carcassonne.expansions.inns import LARGE_MEEPLE
 from carcassonne.tiles import tile_set
-from scenario import assert_refused, close_start_road, paid, scenario, score_events
+from scenario import Step, assert_refused, close_start_road, paid, scenario, score_events
 
 LARGE = LARGE_MEEPLE
 IC = {"inns_cathedrals": True}
@@ -303,3 +303,41 @@ def test_d35_bets_settle_on_an_unfinished_inn_road_that_scores_nothing() -> None
 def test_d36_on_a_map_each_player_has_9_meeples_and_the_large_meeple() -> None:
     game = Game(players=3, map="france", map_chips=True, inns_cathedrals=True, seed=2)
     assert game.supply == [{"meeple": 9, LARGE: 1}] * 3
+
+
+# ------------------------------------------------------------------------------- gardens
+
+ABBOT_IC = {"abbot": True, **IC}
+
+
+def test_d50_two_tiles_show_a_garden_C_and_O() -> None:
+    tiles = tile_set("ic").tiles
+    assert [(t.name, t.count) for t in tiles if "garden" in t.centre] == [("C", 1), ("O", 1)]
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # ic/O east of the start tile (its inn road joins the start road), base/W ends that road
+        [("ic/O", 1, 0, 0, ("abbot", "garden")), ("base/W", 2, 0, 0, None)],
+        # ic/C north of it (its S city closes with the start city at once, nobody on it), base/W
+        # east of the start tile
+        [("ic/C", 0, -1, 0, ("abbot", "garden")), ("base/W", 1, 0, 0, None)],
+    ],
+)
+def test_d50_an_abbot_on_an_inns_cathedrals_garden_scores_1_plus_neighbours(
+    steps: list[Step],
+) -> None:
+    # At the end the garden has two tiles around it: the start tile and base/W.
+    game = scenario(steps, **ABBOT_IC)
+    assert paid(game) == [("garden", {0: 3})]
+    assert game.scores == [3, 0]
+
+
+def test_d50_a_meeple_may_not_stand_on_an_inns_cathedrals_garden() -> None:
+    game = Game(players=2, stack=("ic/O",), **ABBOT_IC)
+    game.apply(PlaceTile(1, 0, 0))
+    assert PlaceFigure("abbot", "garden") in game.legal_actions()
+    assert_refused(game, PlaceFigure("meeple", "garden"), "meeple cannot stand on a garden")
+    assert_refused(game, PlaceFigure(LARGE, "garden"), "cannot stand on a garden")
+
