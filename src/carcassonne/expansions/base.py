@@ -67,8 +67,9 @@ class Expansion:
     #: weight of a figure type in majorities when it is not 1 (large meeple 2, builder 0)
     figure_strength: ClassVar[dict[str, int]] = {}
     #: marks that name what a feature's score came from (a road with an inn scores as ``inn``:
-    #: its ScoreEvent's source), so that summaries by source tell them apart
-    scoring_marks: ClassVar[tuple[str, ...]] = ()
+    #: its ScoreEvent's source), so that summaries by source tell them apart; an instance may set
+    #: its own when its options turn some off
+    scoring_marks: tuple[str, ...] = ()
     #: figure types placed on a feature already occupied (a builder or pig joins its owner's
     #: meeple there); where exactly is up to :meth:`figure_allowed`
     joining_figures: ClassVar[frozenset[str]] = frozenset()
