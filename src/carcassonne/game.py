@@ -361,7 +361,7 @@ class Game:
         self._figure_checks = [e for e in exts if _overrides(e, "figure_allowed")]
         self._value_hooks = [e for e in exts if _overrides(e, "adjust_value")]
         self._points_hooks = [e for e in exts if _overrides(e, "adjust_points")]
-        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks)
+        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks())
         self._squares = self.geometry.squares
 
     def expansion(self, name: str) -> Any:

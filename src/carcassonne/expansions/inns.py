@@ -46,9 +46,12 @@ class InnsCathedrals(Expansion):
             self._rates[ROAD] = (INN, INN_POINTS)
         if options.cathedrals:
             self._rates[CITY] = (CATHEDRAL, CATHEDRAL_POINTS)
-        self.scoring_marks = tuple(mark for mark, _ in self._rates.values())
+        self._marks = tuple(mark for mark, _ in self._rates.values())
         #: D51: an unfinished marked feature pays as a plain one instead of nothing
         self._unfinished_pays = options.plain_unfinished_inns_cathedrals
+
+    def scoring_marks(self) -> tuple[str, ...]:
+        return self._marks
 
     def setup(self, game: Game) -> None:
         for supply in game.supply:
