@@ -336,6 +336,14 @@ def test_d50_an_abbot_on_an_inns_cathedrals_garden_scores_1_plus_neighbours(
     assert game.scores == [3, 0]
 
 
+def test_d50_a_game_with_the_abbot_and_inns_cathedrals_has_10_gardens() -> None:
+    game = Game(players=2, seed=3, **ABBOT_IC)
+    assert game.current_tile is not None
+    tiles = [game.current_tile, *game.stack, *(p.tile for p in game.board.values())]
+    gardens = sorted(t.id for t in tiles if "garden" in t.centre)
+    assert gardens == [*(f"base/{letter}-garden" for letter in "EHIMNRUV"), "ic/C", "ic/O"]
+
+
 def test_d50_a_meeple_may_not_stand_on_an_inns_cathedrals_garden() -> None:
     game = Game(players=2, stack=("ic/O",), **ABBOT_IC)
     game.apply(PlaceTile(1, 0, 0))
