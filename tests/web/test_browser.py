@@ -386,7 +386,7 @@ RULES_SECTIONS = {  # heading -> how many points the summary makes
     "Map-Chips": 2,
     "Inns & Cathedrals": 3,
     "Traders & Builders": 5,
-    "Rule variants": 2,
+    "Rule variants": 5,
 }
 
 
@@ -408,6 +408,9 @@ def test_rules_page_sums_up_every_expansion_in_every_language(server: Server, pa
     expect(traders.nth(2)).to_contain_text("never a third")
     expect(traders.nth(3)).to_contain_text("4 per completed city instead of 3")
     expect(variants.nth(0)).to_contain_text("exactly two tiles pays 2")
+    expect(variants.nth(2)).to_contain_text("an unfinished road with an inn pays 1 per tile")
+    expect(variants.nth(3)).to_contain_text("a road with an inn is a plain road")
+    expect(variants.nth(4)).to_contain_text("a city with a cathedral is a plain city")
     for lang, titles in (
         ("fr", ["Auberges et Cathédrales", "Marchands & Bâtisseurs", "Variantes de règles"]),
         ("ro", ["Hanuri și Catedrale", "Negustori și Constructori", "Variante de reguli"]),
