@@ -800,6 +800,134 @@ async def caps(ctx: Context) -> dict[str, str]:
     }
 
 
+#: one game each from 1,000 addresses (127.9.0.1 and on): the games cap, 1,000, filled
+MANY_ADDRESSES = [f"127.9.{i // 250}.{i % 250 + 1}" for i in range(1000)]
+
+
+@scenario("addresses", "1,000 addresses create one game each (the games cap), then newcomers")
+async def addresses(ctx: Context) -> dict[str, str]:
+    started = time.monotonic()
+    flood = await requests_from(
+        ctx.port, [("POST", "/api/games", TWO_HUMANS, source) for source in MANY_ADDRESSES]
+    )
+    fill_seconds = time.monotonic() - started
+    newcomers = await requests_from(
+        ctx.port, [("POST", "/api/games", TWO_HUMANS, f"127.10.0.{i}") for i in range(1, 11)]
+    )
+    await asyncio.sleep(ctx.seconds)  # the probe goes on creating and playing meanwhile
+    statuses = [status for status, _ in flood]
+    return {
+        "flood: created": str(statuses.count(201)),
+        "flood: refused 503": str(statuses.count(503)),
+        "flood: s to send": f"{fill_seconds:.1f}",
+        "10 newcomers after the flood: created": str(sum(s == 201 for s, _ in newcomers)),
+    }
+
+
+#: a tile id of 1.9 MB (longer than a file name may be), as the attack run of issue 22 sent
+HUGE_TILE_ID = "x" * 1_900_000 + "/A"
+#: the JSON escape of half a UTF-16 pair, alone: no character
+LONE_SURROGATE = "\ud800"
+INPUT_ADDRESSES = [f"127.11.0.{i}" for i in range(1, 21)]
+
+
+def raw_status(port: int, head: bytes, source: str) -> int:
+    """The status of a request sent as these bytes in one go (0: no answer)."""
+    with socket.create_connection((TARGET, port), timeout=10,
+                                  source_address=(loopback(source), 0)) as sock:  # fmt: skip
+        sock.sendall(head)
+        answer = sock.recv(64)
+    match = re.match(rb"HTTP/1\.1 (\d{3})", answer)
+    return int(match.group(1)) if match else 0
+
+
+def hello_answer(port: int, game_id: str, hello: str, source: str) -> str:
+    """The error code a websocket's hello gets (the server's first frame, under 64 KiB: its
+    payload follows a header of 2 bytes, or 4 with a 16-bit length), or what went wrong."""
+    with socket.create_connection((TARGET, port), timeout=10,
+                                  source_address=(loopback(source), 0)) as sock:  # fmt: skip
+        sock.sendall(ws_handshake(f"/ws/{game_id}"))
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return "closed"
+            head += chunk
+        if not head.startswith(b"HTTP/1.1 101"):
+            return "not upgraded"
+        sock.sendall(ws_text_frame(hello))
+        frame = head.partition(b"\r\n\r\n")[2]
+
+        def payload() -> bytes | None:
+            if len(frame) < 2 or (frame[1] == 126 and len(frame) < 4):
+                return None
+            start, size = 2, frame[1]
+            if size == 126:
+                start, size = 4, int.from_bytes(frame[2:4], "big")
+            return frame[start : start + size] if len(frame) >= start + size else None
+
+        while payload() is None:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return "closed"
+            frame += chunk
+    try:
+        return str(json.loads(payload() or b"").get("code"))
+    except ValueError:
+        return "not JSON"
+
+
+def statuses(answers: list[Any]) -> str:
+    return ", ".join(f"{count} x {status}" for status, count in sorted(Counter(answers).items()))
+
+
+@scenario(
+    "inputs",
+    "20 each: 1.9 MB tile ids, lone surrogates (seat names, hello tokens), 64 KiB and 10,000 "
+    "headers",
+)
+async def inputs(ctx: Context) -> dict[str, str]:
+    from carcassonne.formats.record import record_from_game
+    from carcassonne.game import Game
+
+    game = Game(players=2, stack=("base/E", "base/U"))
+    game.apply(game.legal_actions()[0])
+    record = record_from_game(game, [{"kind": "human"}, {"kind": "human"}])
+    record["moves"][0]["tile"] = HUGE_TILE_ID
+    replays = await requests_from(
+        ctx.port, [("POST", "/api/replay", record, source) for source in INPUT_ADDRESSES], 4
+    )
+    surrogate_game = {"seats": [{"kind": "human", "name": LONE_SURROGATE}, {"kind": "human"}]}
+    creations = await requests_from(
+        ctx.port, [("POST", "/api/games", surrogate_game, source) for source in INPUT_ADDRESSES]
+    )
+    request_line = f"GET /api/meta HTTP/1.1\r\nHost: {TARGET}\r\n".encode()
+    heads = {
+        "64 KiB header": request_line + b"x-large: " + b"x" * 65536 + b"\r\n\r\n",
+        "10,000 headers": request_line
+        + b"".join(b"x-h%d: 1\r\n" % i for i in range(10_000))
+        + b"\r\n",
+    }
+    hello = '{"type": "hello", "token": "\\ud800"}'  # the escape itself, as JSON text
+    hellos = [
+        await asyncio.to_thread(hello_answer, ctx.port, ctx.game_id, hello, source)
+        for source in INPUT_ADDRESSES
+    ]
+    figures = {
+        "1.9 MB tile id in /api/replay": statuses([status for status, _ in replays]),
+        "lone surrogate seat name": statuses([status for status, _ in creations]),
+        "lone surrogate hello token: error code": statuses(hellos),
+    }
+    for name, head in heads.items():
+        answers = [
+            await asyncio.to_thread(raw_status, ctx.port, head, source)
+            for source in INPUT_ADDRESSES
+        ]
+        figures[name] = statuses(answers)
+    await asyncio.sleep(ctx.seconds)
+    return figures
+
+
 REPLAY_READERS = spread(8, block=8, per_address=1)
 
 
@@ -894,7 +1022,8 @@ async def run_scenario(name: str, seconds: float, source: Path | None) -> Result
             # loopback share this machine's CPUs, a remote one would not
             attack = await asyncio.create_subprocess_exec(
                 sys.executable, __file__, "--worker", "attack", "--scenario", name,
-                "--port", str(server.port), "--pid", str(server.pid), "--game", game["id"],
+                "--port", str(server.port), "--pid", str(server.pid),
+                f"--game={game['id']}",  # "=": an id may start with "-"
                 "--seconds", str(seconds), stdout=subprocess.PIPE,
             )  # fmt: skip
             out, _ = await attack.communicate()

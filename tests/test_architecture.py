@@ -163,3 +163,54 @@ def test_only_the_env_needs_the_rl_extra(path: Path) -> None:
 def test_the_env_is_an_edge_that_uses_the_engine() -> None:
     assert {"game", "expansions"} <= imported_packages(PACKAGE / "env" / "actions.py")
     assert {"numpy", "pettingzoo"} <= third_party_imports(PACKAGE / "env" / "aec.py")
+
+
+def module_constants(path: Path) -> dict[str, str]:
+    """Module-level UPPER_CASE names bound to a non-empty literal, with the literal's repr
+    (empty containers are caches filled at run time, not constants)."""
+    found: dict[str, str] = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign):
+            names, value = [t.id for t in node.targets if isinstance(t, ast.Name)], node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names, value = [node.target.id], node.value
+        else:
+            continue
+        try:
+            literal = ast.literal_eval(value) if value is not None else None
+        except ValueError:
+            continue
+        if literal is None or literal in ("", (), [], {}):
+            continue
+        for name in names:
+            if name.lstrip("_").isupper():
+                found[name.lstrip("_")] = repr(literal)
+    return found
+
+
+def test_a_constant_has_one_home() -> None:
+    # A constant copied into a second module (the hint bot's move count in the CLI and the web,
+    # the edge names in the web) drifts apart from its origin when one of them changes: import it.
+    homes: dict[tuple[str, str], list[str]] = {}
+    for name, path in MODULES.items():
+        for constant, value in module_constants(path).items():
+            homes.setdefault((constant, value), []).append(name)
+    assert {key: names for key, names in homes.items() if len(names) > 1} == {}
+
+
+def test_the_constant_check_sees_a_copy(tmp_path: Path) -> None:
+    # Guards the test above against silently finding nothing.
+    source = tmp_path / "m.py"
+    source.write_text('HINT_COUNT = 3\n_RATES = {"inn": 2}\nCACHE: dict[int, int] = {}\nname = 1\n')
+    assert module_constants(source) == {"HINT_COUNT": "3", "RATES": "{'inn': 2}"}
+
+
+#: lines past which a module is likely to hold more than one job
+LONG_MODULE = 700
+
+
+@pytest.mark.parametrize(
+    "path", sorted((PACKAGE / "cli").glob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_a_cli_module_is_one_job_of_a_readable_length(path: Path) -> None:
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= LONG_MODULE

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from carcassonne.batch import runner
-from carcassonne.cli.main import BROKEN_PIPE, main
+from carcassonne.cli.main import BROKEN_PIPE, build_parser, main
 
 RECORDS = Path(__file__).parent / "records"
 
@@ -429,3 +429,40 @@ def test_ctrl_c_during_a_parallel_simulation_prints_one_line() -> None:
     assert err == "\ninterrupted\n"
     assert out == ""
     assert process.returncode == 130
+
+
+# ------------------------------------------------------------------------- every command
+
+#: each command with the positional arguments it needs before an unknown flag is reached
+COMMAND_LINES = {
+    "play": ["play"],
+    "simulate": ["simulate"],
+    "tournament": ["tournament", "--out", "results"],
+    "bots": ["bots"],
+    "replay": ["replay", "game.json"],
+    "serve": ["serve"],
+}
+
+
+def test_the_unknown_flag_table_covers_every_command() -> None:
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(commands.choices or ()) == set(COMMAND_LINES)
+
+
+@pytest.mark.parametrize("command", sorted(COMMAND_LINES))
+def test_an_unknown_flag_shows_the_commands_own_usage(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, err = run(capsys, *COMMAND_LINES[command], "--bogus")
+    assert status == 2
+    assert err.startswith(f"usage: carcassonne {command} [-h]")
+    assert err.splitlines()[-1] == f"carcassonne {command}: error: unrecognized arguments: --bogus"
+
+
+def test_an_unknown_flag_before_the_command_is_the_top_levels(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, err = run(capsys, "--bogus", "play")
+    assert status == 2
+    assert err.startswith("usage: carcassonne [-h] [--version] COMMAND")
+    assert err.splitlines()[-1] == "carcassonne: error: unrecognized arguments: --bogus"

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator
 
 import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
 from carcassonne.cli.main import main
-from carcassonne.cli.play import describe_event, figure_label, generic_label, parse_seats, play_game
+from carcassonne.cli.play import parse_seats, play_game
 from carcassonne.cli.render import (
     K_CENTRE,
     K_CITY,
@@ -24,9 +27,12 @@ from carcassonne.cli.render import (
     K_ROAD,
     TILE_SIZE,
     _layout,
+    board_columns,
     render_board,
     tile_block,
 )
+from carcassonne.cli.render_map import map_columns, render_map
+from carcassonne.cli.wording import describe_event, figure_label, generic_label
 from carcassonne.expansions.abbot import RecallAbbot
 from carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, tile_by_id, tile_set
 
@@ -280,7 +286,7 @@ def test_scores_of_a_turn_are_reported_with_their_breakdown() -> None:
     assert "City completed (2 tiles = 4): Red (you) +4." in out
 
 
-def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None:
+def test_bets_are_listed_and_other_seats_chips_stay_hidden() -> None:
     from carcassonne.expansions.bets import PlaceBet
 
     # Red places a bookmaker tile and passes; then both seats may bet (step 4): Red, then Blue
@@ -295,7 +301,11 @@ def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None
         return next(answers)
 
     game = play_game(
-        GameOptions(bets=True, stack=("bets/01", "base/E")), ["human", "human"], answer, out
+        GameOptions(bets=True, stack=("bets/01", "base/E")),
+        ["human", "human"],
+        answer,
+        out,
+        terminal=(120, 40),
     )
     prompts = [prompt for prompt, _ in screens]
     assert prompts == [
@@ -310,11 +320,75 @@ def test_bets_are_listed_generically_and_other_seats_chips_stay_hidden() -> None
     assert "B Blue: bet — choose:" in blue_bets
     assert " 0) pass" in blue_bets and "1) place bet chip 2/6" in blue_bets
     # Blue sees that Red's chip lies on the office, but not which it is; Red's "4" shows nowhere
-    assert "offices: [x 0, y -1, chips [Red, chip ?]]" in blue_bets
+    assert "Bets on the office at (0, -1), settled when its road or city is completed" in blue_bets
+    assert "at the end: Red's face-down chip." in blue_bets
     assert "Red: bet at (0, -1)." in blue_bets
     assert "chip 4" not in blue_bets.replace("place bet chip 4", "")
-    assert "supply counts: 5, 6" in blue_bets
+    assert "You hold six betting chips: 2/6, 3/5, 3/6, 4, 4/7+, 5/8+." in blue_bets
+    assert "Red holds five betting chips, face down." in blue_bets
     assert game.history[-2:] == [(0, PlaceBet("4")), (1, PlaceBet("3/5"))]
+
+
+def test_the_first_screen_of_a_france_game_says_what_chips_everybody_holds() -> None:
+    options = {"map": "france", "map_chips": True, "bets": True, "seed": 5}
+    _, out, _ = session(["q"], stack=None, **options)  # type: ignore[arg-type]
+    assert "You hold no map chip yet: place a tile on a ● to take one." in out
+    assert "Blue holds no map chip." in out
+    assert "On the map: 30 chips face down (●)." in out
+    assert "You hold six betting chips: 2/6, 3/5, 3/6, 4, 4/7+, 5/8+." in out
+    assert "Blue holds six betting chips, face down." in out
+    assert "No bets lie on any office." in out
+    assert "in front:" not in out and "supply counts" not in out
+
+
+def test_panels_name_each_seats_chips_from_its_own_view_only() -> None:
+    from carcassonne.bots import make_bot
+    from carcassonne.cli.panels import bets_lines, map_chips_lines
+
+    game = Game(GameOptions(players=2, map="france", map_chips=True, bets=True, seed=1))
+    bots = [make_bot("greedy", 1), make_bot("greedy", 2)]
+
+    def both_bet_and_hold_chips() -> bool:
+        view = game.view(None)["expansions"]
+        bet = any(len({c["seat"] for c in o["chips"]}) == 2 for o in view["bets"]["offices"])
+        return bet and all(view["map-chips"]["in_front"])
+
+    while not both_bet_and_hold_chips():
+        assert not game.is_over, "no moment with both seats' bets on one office"
+        game.apply(bots[game.to_move].choose(game))
+    for seat, other in ((0, "Blue"), (1, "Red")):
+        view = game.view(seat)["expansions"]
+        office = next(o for o in view["bets"]["offices"] if len(o["chips"]) >= 2)
+        mine = [c["chip"] for c in office["chips"] if c["seat"] == seat]
+        theirs = sum(1 for c in office["chips"] if c["seat"] != seat)
+        text = "\n".join(bets_lines(game, view["bets"], seat, False))
+        line = next(x for x in text.splitlines() if f"({office['x']}, {office['y']})" in x)
+        assert line.count(f"{other}'s face-down chip") == theirs
+        assert line.count("your ") == len(mine)
+        for chip in mine:
+            assert f"your {chip}" in line
+        supply = view["bets"]["supply"]
+        assert (f"betting chips: {', '.join(supply)}." if supply else "no betting chip") in text
+        chips = map_chips_lines(game, view["map-chips"], seat, False)
+        held = view["map-chips"]["in_front"][1 - seat]
+        assert chips[1].startswith(f"{other} holds the map chip")
+        for chip in held:
+            assert f"{chip['colour'].replace('-', ' ')} {chip['value']}" in chips[1]
+
+
+def test_map_chips_make_wine_by_colour() -> None:
+    from carcassonne.cli.panels import _wines
+
+    def chips(*pairs: tuple[str, int]) -> list[dict[str, object]]:
+        return [{"colour": c, "value": v} for c, v in pairs]
+
+    assert _wines(chips(("purple", 1))) == ""
+    assert _wines(chips(("purple", 1), ("orange", 1))) == ""
+    assert _wines(chips(("purple", 1), ("purple", 1))) == ", enough for one purple wine"
+    # a 1 and a 2 of one colour are one wine, never a 1+2 (docs/rules.md §5)
+    assert _wines(chips(("orange", 2), ("orange", 1), ("light-blue", 2))) == (
+        ", enough for one orange wine and one light blue wine"
+    )
 
 
 # ------------------------------------------------------------------------------ describing
@@ -340,10 +414,28 @@ def test_field_event_counts_completed_cities() -> None:
         "final",
         {1: 6},
         figures={1: 2, 0: 1},
-        detail={"completed_cities": 2, "value": 6},
+        detail={"completed_cities": 2, "value": 6, "per_city": {1: 3}},
     )
     text = describe_event(event, ["Red", "Blue"])
     assert text == "Field (2 completed cities × 3 = 6) [figures: Red 1, Blue 2]: Blue +6."
+
+
+def test_d45_a_field_with_a_pig_states_each_winners_rate() -> None:
+    from carcassonne import ScoreEvent
+
+    event = ScoreEvent(
+        9,
+        "field",
+        "final",
+        {0: 8, 1: 6},
+        figures={1: 1, 0: 1},
+        detail={"completed_cities": 2, "value": 6, "per_city": {0: 4, 1: 3}},
+    )
+    text = describe_event(event, ["Red", "Blue"])
+    assert text == (
+        "Field (2 completed cities × 4 = 8 or 2 completed cities × 3 = 6)"
+        " [figures: Red 1, Blue 1]: Red +8, Blue +6."
+    )
 
 
 def test_completed_feature_without_figures_scores_nobody() -> None:
@@ -468,3 +560,107 @@ def test_board_has_axes_and_candidate_labels() -> None:
     assert any(line.startswith("-1 ") and " a " in line for line in lines)
     assert any(line.startswith(" 0 ") for line in lines)
     assert len(lines) == 1 + 2 * TILE_SIZE[1]
+
+
+# --------------------------------------------------------------------- a map in 80 columns
+
+FRANCE = ("--map", "france", "--map-chips", "--bets", "--seed", "5")
+
+
+def assert_framed_within(lines: list[str], width: int) -> None:
+    """The map, from its x axis to its frame's bottom, at most ``width`` wide, in one closed
+    frame whose sides line up."""
+    plain = [ANSI.sub("", line) for line in lines]
+    top = next(i for i, line in enumerate(plain) if "┌" in line)
+    bottom = next(i for i, line in enumerate(plain) if "└" in line)
+    assert max(len(line) for line in plain[top - 1 : bottom + 1]) <= width
+    left, right = plain[top].index("┌"), plain[top].index("┐")
+    assert (plain[bottom].index("└"), plain[bottom].index("┘")) == (left, right)
+    for line in plain[top + 1 : bottom]:
+        assert len(line) == right + 1 and line[left] in "│┊" and line[right] in "│┊", line
+
+
+def test_the_france_map_fits_80_columns_with_its_frame_whole() -> None:
+    # COLUMNS is what shutil.get_terminal_size reads first: the command as run in 80 columns
+    done = subprocess.run(
+        [sys.executable, "-m", "carcassonne.cli.main", "play", *FRANCE],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "80", "LINES": "24"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)  # the whole screen
+    assert_framed_within(lines, 80)
+    axis = lines[lines.index(next(line for line in lines if "┌" in line)) - 1]
+    assert axis.split()[:1] == ["0"] and axis.rstrip().endswith("14 ›")  # 15 of 16 columns
+    assert "Columns 0 to 14 shown (┊: the map goes on); a terminal 85 columns wide" in done.stdout
+
+
+@pytest.mark.parametrize("colour", [False, True])
+@pytest.mark.parametrize("width", [60, 80, 84])
+def test_a_cut_map_keeps_its_frame_at_any_width(colour: bool, width: int) -> None:
+    out = io.StringIO()
+    options = GameOptions(players=2, map="france", map_chips=True, seed=5)
+    play_game(options, ["human", "greedy"], Script([]), out, colour=colour, terminal=(width, 24))
+    assert_framed_within(out.getvalue().splitlines(), width)
+
+
+def test_the_cut_map_shows_the_squares_where_the_tile_fits() -> None:
+    game = Game(players=2, map="france", seed=5)
+    assert map_columns(game, {(15, 4): "a"}, (5, 3), 80) == (1, 15)
+    assert map_columns(game, {(0, 4): "a"}, (5, 3), 80) == (0, 14)
+    assert map_columns(game, {(0, 4): "a"}, (5, 3), 85) == (0, 15)  # all of it fits
+    # too far apart to show all three in 7 columns: the two that can be shown together
+    first, last = map_columns(game, {(0, 4): "a", (1, 4): "b", (15, 4): "c"}, (5, 3), 40)
+    assert first == 0 and last == 6
+    lines = render_map(game, colour=False, labels={(15, 4): "a"}, columns=(1, 15))
+    assert any(" a " in line for line in lines)
+    assert all(line[3] == "┊" and line[-1] == "│" for line in lines[2:-1])
+    with pytest.raises(ValueError, match="columns 3-16 are not on a map 16 wide"):
+        render_map(game, colour=False, columns=(3, 16))
+
+
+@pytest.mark.parametrize("options", [{}, {"map": "france", "map_chips": True, "bets": True}])
+def test_every_screen_of_a_few_turns_fits_80_columns(options: dict[str, object]) -> None:
+    out = io.StringIO()
+    game_options = GameOptions(players=2, seed=7, **options)  # type: ignore[arg-type]
+    script = Script(["1"] * 12)
+    play_game(game_options, ["human", "greedy"], script, out, colour=True, terminal=(80, 24))
+    lines = ANSI.sub("", out.getvalue()).splitlines()
+    assert (
+        len(script.prompts) == 13
+    )  # six turns of the human's, tile and figure, then the end of input
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    assert any(line.startswith("Turn 5 · R Red (you) placed ") for line in lines)
+
+
+def test_a_board_wider_than_the_terminal_is_cut_around_the_action() -> None:
+    # two humans lay 18 straight roads east of the start tile: 20 columns with the next square
+    answers = [step for x in range(1, 19) for step in (f"{x} 0 0", "p")]
+    out = io.StringIO()
+    options = GameOptions(players=2, stack=("base/U",) * 18, copies=3)
+    game = play_game(options, ["human", "human"], Script(answers), out, terminal=(80, 24))
+    assert game.is_over and len(game.board) == 19
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+    assert "‹ ›: the board goes on" in out.getvalue()
+    # the last tile's screen shows the square where it fits at the east end, (18, 0)
+    axis = [line for line in lines if line.rstrip().endswith(" 18")][-1]
+    assert axis.lstrip().startswith("‹")
+
+
+def test_board_columns_keep_the_labelled_squares_in_view() -> None:
+    game = Game(stack=("base/U",) * 14, copies=2)
+    for x in range(1, 15):
+        game.apply(PlaceTile(x, 0, 0))
+        game.apply(PASS)
+    labels = {(-1, 0): "a"}
+    assert board_columns(game, labels, (5, 3), 80) == (-1, 13)
+    assert board_columns(game, labels, (5, 3), 200) == (-1, 14)  # all of it fits
+    lines = render_board(game, colour=False, labels=labels, size=(5, 3), columns=(-1, 13))
+    assert lines[0].rstrip().endswith("13 ›")
+    assert any(line.startswith("0 · a ·") for line in lines)

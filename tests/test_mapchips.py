@@ -25,6 +25,7 @@ from carcassonne import PASS, Game, GameSetupError, PlaceTile, ScoreEvent
 from carcassonne.board import DELTAS, decode, encode
 from carcassonne.bots import make_bot
 from carcassonne.bots.random_bot import RandomBot
+from carcassonne.cli.panels import map_chips_lines
 from carcassonne.cli.render_map import map_legend, render_map
 from carcassonne.expansions.mapchips import (
     EXPORT,
@@ -472,8 +473,9 @@ def test_render_map_draws_every_square_and_no_chip_value() -> None:
         assert sum(line.count("●") for line in lines) == 30
     compact = render_map(game, colour=False, compact=True)
     assert len(compact) == 15 + 3 and "[P]" in compact[2 + 3]  # Reims (10, 3), purple
-    legend = "\n".join(map_legend(game, colour=False))
-    assert "chips left on the map: 30" in legend
+    assert "● face-down chip" in "\n".join(map_legend(game, colour=False))
+    panel = map_chips_lines(game, game.view(0)["expansions"]["map-chips"], 0, False)
+    assert panel[-1] == "On the map: 30 chips face down (●)."
 
 
 def test_a_map_too_small_for_its_chips_is_a_setup_error(tmp_path: Any) -> None:

@@ -549,7 +549,7 @@ def test_replay_command_marks_an_unfinished_game(capsys):
     assert main(["replay", str(TABLE_GAME)]) == 0
     out = capsys.readouterr().out
     assert "UNFINISHED: 66 tiles left" in out
-    assert "city completed, 2 tiles, 0 coats of arms: Ann +4" in out
+    assert "city completed, 2 tiles, 0 coats of arms, per tile 2: Ann +4" in out
     assert main(["replay", str(TABLE_GAME), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["finished"], data["scores"], data["tiles_left"]) == (False, [4, 5], 66)
@@ -559,8 +559,8 @@ def test_replay_command_text_breakdown(capsys):
     assert main(["replay", str(HAND_TYPED)]) == 0
     out = capsys.readouterr().out
     assert "Final scores:" in out
-    assert "road completed, 5 tiles: Bob +5 (figures: Bob 1 figure)" in out
-    assert "field final, completed cities 1: Bob +3" in out
+    assert "road completed, 5 tiles, per tile 1: Bob +5 (figures: Bob 1 figure)" in out
+    assert "field final, completed cities 1, per city Bob 3: Bob +3" in out
     assert "Winner: Bob" in out
 
 

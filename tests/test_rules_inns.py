@@ -72,7 +72,7 @@ def test_d34_a_completed_road_with_an_inn_scores_2_per_tile() -> None:
     game = scenario(INN_ROAD, then=["base/B"], **IC)
     assert paid(game) == [("inn", {0: 8})]
     (event,) = score_events(game, "completed")
-    assert (event.tiles, event.detail) == (4, {"value": 8, "marks": {"inn": 1}})
+    assert (event.tiles, event.detail) == (4, {"value": 8, "per_tile": 2, "marks": {"inn": 1}})
 
 
 def test_the_same_road_without_an_inn_scores_1_per_tile() -> None:
@@ -383,7 +383,12 @@ def test_d52_without_inns_a_completed_road_with_an_inn_scores_1_per_tile() -> No
     game = scenario(INN_ROAD, then=["base/B"], **NO_INNS)
     assert paid(game) == [("road", {0: 4})]
     (event,) = score_events(game, "completed")
-    assert event.detail == {"value": 4, "marks": {"inn": 1}}  # the tile still shows its inn
+    # paid 1 per tile; the tile still shows its inn
+    assert (event.detail["value"], event.detail["per_tile"], event.detail["marks"]) == (
+        4,
+        1,
+        {"inn": 1},
+    )
 
 
 def test_d52_without_inns_an_unfinished_road_with_an_inn_scores_1_per_tile() -> None:

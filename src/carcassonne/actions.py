@@ -20,7 +20,8 @@ class PlaceTile(NamedTuple):
 
 
 class PlaceFigure(NamedTuple):
-    """Step 2: put a figure (``meeple`` or ``abbot``) on a feature of the tile just placed."""
+    """Step 2: put a figure (``meeple``, or an expansion's: ``abbot``, ``large-meeple``,
+    ``builder``, ``pig``) on a feature of the tile just placed."""
 
     figure: str
     location: str

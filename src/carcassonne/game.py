@@ -38,6 +38,7 @@ from .options import (
     GameOptions,
     GameSetupError,
 )
+from .quoting import short_repr
 from .tiles import (
     BORDER,
     CITY,
@@ -58,7 +59,19 @@ CLOISTERS = (MONASTERY, GARDEN)
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the game is unchanged."""
+    """An action that the rules do not allow now; the game is unchanged.
+
+    ``reason`` names the rule the action breaks and ``params`` the values its message quotes
+    (squares, tile ids, the engine's names of figures, features and expansions), for clients
+    that word the refusal themselves: the web page does, in its player's language.
+    """
+
+    def __init__(
+        self, message: str, reason: str = "not_legal", params: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params: dict[str, Any] = params or {}
 
 
 class PlacedTile:
@@ -416,7 +429,9 @@ class Game:
         try:
             tile = tile_by_id(tile_id)
         except KeyError:
-            raise GameSetupError(f"stack entry {index + 1}: unknown tile {tile_id!r}") from None
+            raise GameSetupError(
+                f"stack entry {index + 1}: unknown tile {short_repr(tile_id)}"
+            ) from None
         return tile
 
     def _check_stack_counts(self, pool: list[TileType]) -> None:
@@ -545,10 +560,12 @@ class Game:
         elif phase == "figure":
             self._apply_figure(action)
         elif phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", "game_over")
         else:
             if action not in self.legal_actions():
-                raise IllegalAction(f"{action!r} is not a legal {phase} action now")
+                raise IllegalAction(
+                    f"{action!r} is not a legal {phase} action now", params={"phase": phase}
+                )
             self.history.append((self.to_move, action))
             decision = self._queue.pop(0)
             assert decision.owner is not None
@@ -558,28 +575,37 @@ class Game:
 
     def _apply_tile(self, action: Any) -> None:
         if not isinstance(action, PlaceTile):
-            raise IllegalAction(f"phase 'tile' expects PlaceTile, not {action!r}")
+            raise IllegalAction(
+                f"phase 'tile' expects PlaceTile, not {action!r}", params={"phase": "tile"}
+            )
         x, y, rotation = action
         tile = self.current_tile
         assert tile is not None
         if rotation not in (0, 90, 180, 270):
-            raise IllegalAction(f"rotation must be 0, 90, 180 or 270, not {rotation!r}")
+            raise IllegalAction(
+                f"rotation must be 0, 90, 180 or 270, not {rotation!r}", "bad_rotation"
+            )
         try:
             pos = encode(x, y)
         except (ValueError, TypeError):
-            raise IllegalAction(f"square ({x}, {y}) is off the board") from None
+            raise IllegalAction(f"square ({x}, {y}) is off the board", "off_board") from None
         open_square = self.frontier.get(pos)
         if open_square is None:
-            raise IllegalAction(self._why_not_square(pos, x, y))
+            raise self._why_not_square(pos, x, y)
         orientation = tile.orientations[rotation // 90]
+        placement = {"tile": tile.id, "x": x, "y": y, "rotation": rotation}
         if not _matches(orientation.edges, open_square[0]):
             raise IllegalAction(
-                f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})"
+                f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})",
+                "tile_mismatch",
+                placement,
             )
         for ext in self._restrictors:
             if ext.restricts_placement(self) and not ext.placement_allowed(self, pos, orientation):
                 raise IllegalAction(
-                    f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules"
+                    f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules",
+                    "placement_rule",
+                    {**placement, "rule": ext.name},
                 )
         self.history.append((self.active, action))
         placed = self._place(pos, orientation, self.active)
@@ -590,12 +616,17 @@ class Game:
         self.phase = "figure"
         self._legal = None
 
-    def _why_not_square(self, pos: int, x: int, y: int) -> str:
+    def _why_not_square(self, pos: int, x: int, y: int) -> IllegalAction:
+        square = {"x": x, "y": y}
         if pos in self.board:
-            return f"square ({x}, {y}) is already occupied"
+            return IllegalAction(f"square ({x}, {y}) is already occupied", "square_taken", square)
         if not self.geometry.playable(pos):
-            return f"square ({x}, {y}) is not on the {self.geometry.name} board"
-        return f"square ({x}, {y}) does not touch a placed tile"
+            return IllegalAction(
+                f"square ({x}, {y}) is not on the {self.geometry.name} board", "off_map", square
+            )
+        return IllegalAction(
+            f"square ({x}, {y}) does not touch a placed tile", "not_adjacent", square
+        )
 
     def _place(self, pos: int, orientation: Orientation, seat: int | None) -> PlacedTile:
         board = self.board
@@ -747,7 +778,7 @@ class Game:
         if isinstance(action, PlaceFigure):
             action = self._canonical_figure_action(action)
         if action not in self.legal_actions():
-            raise IllegalAction(self._why_not_figure(action))
+            raise self._why_not_figure(action)
         self.history.append((self.active, action))
         if isinstance(action, PlaceFigure):
             placed = self.last_placed
@@ -769,32 +800,51 @@ class Game:
             return action
         return _figure_action(action.figure, placed.orientation.segments[index].location)
 
-    def _why_not_figure(self, action: Any) -> str:
+    def _why_not_figure(self, action: Any) -> IllegalAction:
+        not_legal = IllegalAction(
+            f"{action!r} is not a legal action in phase 'figure'", params={"phase": "figure"}
+        )
         if not isinstance(action, PlaceFigure):
-            return f"{action!r} is not a legal action in phase 'figure'"
+            return not_legal
         placed = self.last_placed
         assert placed is not None
+        figure = {"figure": action.figure}
         if action.figure not in self.figure_kinds:
-            return f"there is no figure type {action.figure!r} in this game"
+            return IllegalAction(
+                f"there is no figure type {action.figure!r} in this game", "no_such_figure", figure
+            )
         if self.supply[self.active].get(action.figure, 0) <= 0:
-            return f"seat {self.active} has no {action.figure} left"
+            return IllegalAction(
+                f"seat {self.active} has no {action.figure} left", "no_figure_left", figure
+            )
         index = placed.orientation.locations.get(action.location)
         if index is None:
-            return f"the tile just placed has no feature at {action.location!r}"
+            return IllegalAction(
+                f"the tile just placed has no feature at {action.location!r}",
+                "no_feature",
+                {"location": action.location},
+            )
         seg = placed.orientation.segments[index]
         kind = KIND_NAMES[seg.kind]
+        spot = {**figure, "feature": kind, "location": action.location}
         if seg.kind not in self.figure_kinds[action.figure]:
-            return f"a {action.figure} cannot stand on a {kind}"
+            return IllegalAction(
+                f"a {action.figure} cannot stand on a {kind}", "wrong_feature", spot
+            )
         feature = self.seg_feature[placed.base + index]
         if feature.figures and action.figure not in self.joining_figures:
-            return f"the {kind} at {action.location} is already occupied"
+            return IllegalAction(
+                f"the {kind} at {action.location} is already occupied", "feature_taken", spot
+            )
         for ext in self._figure_checks:
             if not ext.figure_allowed(self, self.active, action.figure, feature):
-                return (
+                return IllegalAction(
                     f"the {ext.name} rules do not allow a {action.figure} on the {kind} "
-                    f"at {action.location} now"
+                    f"at {action.location} now",
+                    "figure_rule",
+                    {**spot, "rule": ext.name},
                 )
-        return f"{action!r} is not a legal action in phase 'figure'"
+        return not_legal
 
     def put_figure(self, seat: int, figure: str, segment: int) -> None:
         self.supply[seat][figure] -= 1
@@ -885,6 +935,12 @@ class Game:
         paid = self._pay(feature, final, points)
         source = feature.kind_name
         detail: dict[str, Any] = {"value": points}
+        kind = feature.kind
+        if kind in (CITY, ROAD):
+            # What each tile (and coat of arms) paid, for the log to state: 2 or 1 for a city
+            # (1 for a small one with the variant), 1 for a road, or an expansion's own rate
+            units = len(feature.squares) + (feature.coat_of_arms if kind == CITY else 0)
+            detail["per_tile"] = points // units
         marks = feature.marks
         if marks is not None:
             detail["marks"] = dict(marks)
@@ -915,6 +971,10 @@ class Game:
         for ext in self._value_hooks:
             points = ext.adjust_value(self, feature, True, points)
         paid = self._pay(feature, True, points)
+        detail: dict[str, Any] = {"completed_cities": len(complete), "value": points}
+        if complete:
+            # What each winner got per city, for the log to state: 3, or 4 with a pig (D45)
+            detail["per_city"] = {seat: got // len(complete) for seat, got in paid.items()}
         event = ScoreEvent(
             turn=self.turn,
             source="field",
@@ -922,7 +982,7 @@ class Game:
             points=paid,
             figures=feature.figure_counts(),
             square_codes=tuple(sorted(feature.squares)),
-            detail={"completed_cities": len(complete), "value": points},
+            detail=detail,
         )
         self.events.append(event)
         return event
@@ -1119,7 +1179,8 @@ class Game:
         """
         if self.phase != "tile":
             raise IllegalAction(
-                f"only a tile placement can be taken back, not a {self.phase} action"
+                f"only a tile placement can be taken back, not a {self.phase} action",
+                params={"phase": self.phase},
             )
         saved = self._save_around(action)
         self._apply_tile(action)
@@ -1278,6 +1339,7 @@ class Game:
                     "tile": placed.tile.id,
                     "rotation": placed.orientation.rotation,
                     "turn": placed.turn,
+                    "seat": placed.seat,
                 }
             )
         figures = []

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .board import OFFSET, Geometry, PrintedTile, encode
 from .geography import Geography, GeographyError, parse_geography
 from .options import GameSetupError
+from .quoting import short_repr
 from .tiles import EDGE_NAMES, printed_city_tile
 
 if TYPE_CHECKING:
@@ -79,16 +80,19 @@ class GameMap:
     def check_start_squares(self, names: Any) -> tuple[str, str]:
         """Validate the two start squares a game uses (D6); the error names the bad one."""
         if not isinstance(names, tuple | list) or len(names) != 2:
-            raise GameSetupError(f"start_squares must name exactly two squares, not {names!r}")
+            raise GameSetupError(
+                f"start_squares must name exactly two squares, not {short_repr(names)}"
+            )
         for name in names:
             if name not in self.start_squares:
                 known = ", ".join(self.start_squares)
                 raise GameSetupError(
-                    f"{name!r} is not a start square of map {self.name} (choose from {known})"
+                    f"{short_repr(name)} is not a start square of map {self.name} "
+                    f"(choose from {known})"
                 )
         first, second = names
         if first == second:
-            raise GameSetupError(f"the two start squares must differ, both are {first!r}")
+            raise GameSetupError(f"the two start squares must differ, both are {short_repr(first)}")
         return first, second
 
     def choose_start_squares(

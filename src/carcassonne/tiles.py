@@ -11,11 +11,14 @@ For speed the engine never rotates anything during play: each tile type carries 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from .quoting import short_repr
 
 EDGE_NAMES = ("N", "E", "S", "W")
 HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
@@ -438,12 +441,25 @@ _BY_ID: dict[str, TileType] = {}
 _REGISTRY: list[TileType] = []
 
 
+#: characters in a tile id at most (the bundled ones have a dozen): a longer one is unknown
+#: before anything else looks at it
+MAX_TILE_ID_LENGTH = 64
+
+
+@functools.cache
+def bundled_tile_sets() -> frozenset[str]:
+    """Names of the tile sets that come with the engine (``data/tiles/<name>.json``)."""
+    folder = resources.files("carcassonne") / "data" / "tiles"
+    return frozenset(p.name[: -len(".json")] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
 def tile_set(name: str) -> TileSet:
     """The bundled tile set ``name`` (``base``, ``river``, ``bets``), loaded once."""
     if name not in _SETS:
+        # named from the list, never made into a path: a tile id may come from a client
+        if name not in bundled_tile_sets():
+            raise TileDataError(f"unknown tile set {short_repr(name)}")
         ref = resources.files("carcassonne") / "data" / "tiles" / f"{name}.json"
-        if not ref.is_file():
-            raise TileDataError(f"unknown tile set {name!r}")
         loaded = parse_tile_set(json.loads(ref.read_text(encoding="utf-8")), f"{name}.json")
         for tile in loaded.tiles:
             tile.index = len(_REGISTRY)
@@ -456,11 +472,11 @@ def tile_set(name: str) -> TileSet:
 def tile_by_id(tile_id: str) -> TileType:
     """Look a tile type up by id (``base/E``), loading its set on demand."""
     if tile_id not in _BY_ID:
-        set_name = tile_id.split("/", 1)[0]
-        with contextlib.suppress(TileDataError):  # an unknown set is an unknown tile
-            tile_set(set_name)
+        if len(tile_id) <= MAX_TILE_ID_LENGTH:
+            with contextlib.suppress(TileDataError):  # an unknown set is an unknown tile
+                tile_set(tile_id.split("/", 1)[0])
         if tile_id not in _BY_ID:
-            raise KeyError(f"unknown tile id {tile_id!r}")
+            raise KeyError(f"unknown tile id {short_repr(tile_id)}")
     return _BY_ID[tile_id]
 
 

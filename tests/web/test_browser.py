@@ -161,12 +161,28 @@ def my_turn(page: Page) -> None:
     expect(page.locator("[data-square]").first).to_be_attached(timeout=15_000)
 
 
+def confirm_turn(page: Page, tap: bool = False) -> None:
+    """Confirm the tile put down (Enter, or a tap on ✓) and, when a figure could follow it,
+    confirm again without one: the turn is sent."""
+
+    def confirm() -> None:
+        if tap:
+            page.locator('[data-action="confirm"]').tap()
+        else:
+            page.keyboard.press("Enter")
+
+    expect(page.locator(".hl-pending")).to_be_attached()
+    confirm()
+    if page.locator('[data-turn-step="figure"]').count():
+        confirm()
+
+
 def place_anywhere(page: Page) -> None:
     """Put the drawn tile on the first highlighted square and confirm without a figure."""
     my_turn(page)
     page.locator(".hl-legal").first.click()
     expect(page.locator('[data-action="confirm"]')).to_be_enabled()
-    page.keyboard.press("Enter")
+    confirm_turn(page)
 
 
 def test_lobby_creates_a_game_against_a_bot_and_a_tile_is_placed(
@@ -205,6 +221,8 @@ def test_scripted_game_meeple_score_bet_and_end(server: Server, page: Page) -> N
     expect(page.locator(".tile-preview")).to_have_attribute("data-tile", "base/E")
     page.locator('[data-square="0,-1"]').click()
     expect(page.locator(".tile-preview")).to_have_attribute("data-rotation", "180")
+    expect(page.locator(".spot")).to_have_count(0)  # the tile first, then its figure
+    page.keyboard.press("Enter")
     page.locator('.spot[data-location="S"]').click()
     expect(page.locator(".layer-spots .figure")).to_have_count(1)
     page.keyboard.press("Escape")  # undo the meeple, keep the tile
@@ -464,7 +482,7 @@ def place_towards_a_chip(page: Page) -> None:
     )
     page.locator(f'[data-square="{best[0]},{best[1]}"]').click()
     expect(page.locator('[data-action="confirm"]')).to_be_enabled()
-    page.keyboard.press("Enter")
+    confirm_turn(page)
 
 
 def test_france_map_with_chips_collects_a_chip(server: Server, page: Page) -> None:
@@ -566,7 +584,7 @@ def test_phone_layout_touch_play_and_pinch_zoom(server: Server, phone_page: Page
     expect(page.locator(".hl-pending")).to_be_attached()
     expect(confirm).to_be_enabled()
     shot(page, "14-phone-turn")
-    confirm.tap()
+    confirm_turn(page, tap=True)
     expect(page.locator(".layer-tiles > g")).to_have_count(3, timeout=15_000)
     my_turn(page)
 
@@ -586,6 +604,7 @@ def test_a_turn_by_keyboard_alone(server: Server, page: Page) -> None:
     square.focus()
     page.keyboard.press("Enter")
     expect(page.locator(".hl-pending")).to_be_attached()
+    page.keyboard.press("Enter")  # the tile is fixed: its figure spots come next
     # The figure spots are buttons too; Space picks one, and Enter then sends the turn.
     spot = page.locator('.spot[data-location="S"]')
     expect(spot).to_have_attribute("aria-label", "Meeple on the city")

@@ -52,6 +52,10 @@ def test_phone_picks_a_figure_spot_on_a_magnified_tile(server: Server, phone_pag
     expect(picker).to_be_hidden()
     page.locator(".hl-legal").first.tap()
     expect(page.locator(".hl-pending")).to_be_attached()
+    # The tile first (a tap on it turns it), then its figure: ✓ fixes it and opens the picker.
+    expect(page.locator(".spot, .spot-mark")).to_have_count(0)
+    expect(picker).to_be_hidden()
+    page.locator('[data-action="confirm"]').tap()
     targets = picker.locator(".spot")
     expect(targets).to_have_count(5)
     expect(picker).to_be_visible()
@@ -206,3 +210,256 @@ def turn_gains(events: list[dict[str, Any]], players: int) -> dict[int | str, li
             for seat, points in event["points"].items():
                 row[int(seat)] += points
     return gains
+
+
+# Every expansion that adds a source of points, on the map: ten columns of sources.
+ALL_SOURCES = {"map": "france", "map_chips": True, "bets": True, "inns_cathedrals": True,
+               "traders_builders": True}  # fmt: skip
+
+
+def test_end_card_shows_every_column_and_the_total_with_every_expansion(
+    server: Server, browser: Any
+) -> None:
+    # Four bots play a whole game with every expansion; we watch it end on a desktop and on a
+    # phone. Every summary table on screen (the card over the board, the sidebar's) must lie
+    # inside its panel, the Total of every seat included: no column cut off or scrolled away.
+    names = ["Gina Longname", "Rolf", "Greedy bot 3", "Rita"]
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy" if i % 2 == 0 else "random", "name": name}
+                   for i, name in enumerate(names)],
+         "options": {**ALL_SOURCES, "seed": 3}}
+    )  # fmt: skip
+    screens = {
+        "desktop": {"viewport": {"width": 1280, "height": 800}},
+        "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+    }
+    for screen, options in screens.items():
+        with browser_tests.open_page(browser, locale="en-GB", **options) as page:
+            page.goto(f"{server.url}/#/watch/{created['id']}")
+            expect(page.locator(".end-card")).to_be_visible(timeout=120_000)
+            expect(page.locator("[data-summary] .total")).to_have_count(len(names))
+            shot(page, f"29-end-card-every-expansion-{screen}")
+            page.locator("[data-summary]").scroll_into_view_if_needed()
+            shot(page, f"29-end-summary-every-expansion-{screen}")
+            tables = page.locator(".summary table").evaluate_all(
+                """tables => tables.filter((t) => t.offsetParent !== null).map((t) => {
+                    const box = t.closest(".panel").getBoundingClientRect();
+                    const pad = parseFloat(getComputedStyle(t.closest(".panel")).paddingRight);
+                    const right = box.right - pad;
+                    return {
+                        panel: t.closest(".panel").className,
+                        columns: t.querySelectorAll("thead th").length,
+                        overflow: t.getBoundingClientRect().right - right,
+                        totals: [...t.querySelectorAll(".total")].map(
+                            (c) => c.getBoundingClientRect().right - Math.min(right, innerWidth)),
+                    };
+                })"""
+            )
+            assert [t["panel"] for t in tables] == (
+                ["panel summary end-card", "panel summary"] if screen == "desktop"
+                else ["panel summary"]  # the phone's card keeps only the winner and the buttons
+            )  # fmt: skip
+            for table in tables:
+                assert table["overflow"] <= 0.5, (screen, table)
+                assert len(table["totals"]) == len(names), (screen, table)
+                assert all(over <= 0.5 for over in table["totals"]), (screen, table)
+
+
+def test_clicking_the_placed_tile_again_turns_it_and_never_places_a_figure(
+    server: Server, page: Page
+) -> None:
+    # base/A, a monastery with a road, fits south of the start tile in three rotations; its
+    # monastery's figure would stand right in the middle of the tile.
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+         "options": {"stack": ["base/A", "base/U", "base/U"]}}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    preview = page.locator(".tile-preview")
+    page.locator('[data-square="0,1"]').click()
+    expect(page.locator(".hl-pending")).to_be_attached()
+    box = page.locator(".hl-pending").bounding_box()
+    assert box
+    middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # "Click again to rotate": a click in the middle of the tile turns it, each time, and
+    # never puts a figure there.
+    for rotation in ("90", "270"):
+        page.mouse.click(*middle)
+        expect(preview).to_have_attribute("data-rotation", rotation)
+        expect(page.locator(".layer-spots .figure")).to_have_count(0)
+        expect(page.locator('[data-turn-step="placed"]')).to_be_attached()
+    shot(page, "30-placed-tile-turns")
+    # Confirmed, the tile is fixed and its spots come: the middle is the monastery's spot, and
+    # the same click now places the figure there (and turns nothing).
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-turn-step="figure"]')).to_be_attached()
+    spot = page.locator('.layer-spots .spot[data-location="monastery"]')
+    spot_box = spot.bounding_box()
+    assert spot_box
+    assert spot_box["x"] <= middle[0] <= spot_box["x"] + spot_box["width"]
+    assert spot_box["y"] <= middle[1] <= spot_box["y"] + spot_box["height"]
+    page.mouse.click(*middle)
+    expect(spot).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".layer-spots .figure")).to_have_count(1)
+    expect(preview).to_have_attribute("data-rotation", "270")
+    shot(page, "31-placed-tile-figure")
+    page.keyboard.press("Enter")
+    expect(page.locator(".layer-figures .figure")).to_have_count(1, timeout=15_000)
+    view = view_of(server, created, 0)
+    assert [(f["x"], f["y"], f["location"]) for f in view["figures"]] == [(0, 1, "monastery")]
+    assert [t["rotation"] for t in view["tiles"] if t["tile"] == "base/A"] == [270]
+
+
+# With a mouse, a figure spot's target is at least this wide on screen.
+POINTER_PX = 24
+FRANCE = {"map": "france", "map_chips": True, "seed": 11}
+
+
+def test_france_figure_spots_are_large_enough_at_the_whole_map_with_a_mouse(
+    server: Server, browser: Any
+) -> None:
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+         "options": FRANCE}
+    )  # fmt: skip
+    viewport = {"width": 1280, "height": 800}
+    with browser_tests.open_page(browser, viewport=viewport, locale="en-GB") as page:
+        page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+        my_turn(page)
+        whole = board_scale(page)
+        assert 2 * 10 * whole < POINTER_PX  # the whole map: a tile is far too small to point in
+        page.locator(".hl-legal").first.click()
+        page.keyboard.press("Enter")  # the tile is confirmed: now its figure
+        spots = page.locator(".layer-spots .spot")
+        # The board glides to the tile until every spot's target is large enough.
+        page.wait_for_function(
+            """px => {
+                const spots = [...document.querySelectorAll(".layer-spots .spot")];
+                return spots.length > 0 && spots.every((s) => {
+                    const r = s.getBoundingClientRect();
+                    return r.width >= px && r.height >= px;
+                });
+            }""",
+            arg=POINTER_PX,
+            timeout=5_000,
+        )
+        shot(page, "32-france-spots-zoomed")
+        board = page.locator("svg.board").bounding_box()
+        assert board
+        for i in range(spots.count()):
+            box = spots.nth(i).bounding_box()
+            assert box and box["width"] >= POINTER_PX and box["height"] >= POINTER_PX, box
+            # The whole box is the target, not only the dot drawn in its middle, and on screen.
+            assert board["x"] <= box["x"] and box["x"] + box["width"] <= board["x"] + board["width"]
+            assert (
+                board["y"] <= box["y"] and box["y"] + box["height"] <= board["y"] + board["height"]
+            )
+        target = spots.first
+        box = target.bounding_box()
+        assert box
+        page.mouse.click(box["x"] + box["width"] * 0.9, box["y"] + box["height"] / 2)
+        expect(target).to_have_attribute("aria-pressed", "true")
+        expect(page.locator(".layer-spots .figure")).to_have_count(1)
+        # Sent, the turn leaves the tile: the view is the whole map again.
+        page.keyboard.press("Enter")
+        expect(page.locator(".layer-figures .figure")).not_to_have_count(0, timeout=15_000)
+        page.wait_for_function(
+            "scale => Math.abs(Number(document.querySelector('svg.board > g')"
+            ".getAttribute('transform').split('scale(')[1].slice(0, -1)) - scale) < 1e-6",
+            arg=whole,
+            timeout=5_000,
+        )
+        shot(page, "33-france-back-to-whole-map")
+
+
+def test_france_figure_spots_are_large_enough_at_the_whole_map_by_finger(
+    server: Server, phone_page: Page
+) -> None:
+    page = phone_page
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+         "options": FRANCE}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    my_turn(page)
+    page.locator("[data-tool=whole-map]").tap()  # the player asks for the whole map
+    assert 100 * board_scale(page) < TAP_PX
+    page.locator(".hl-legal").first.tap()
+    page.locator('[data-action="confirm"]').tap()
+    targets = page.locator(".spot-picker .spot")
+    expect(targets.first).to_be_visible()
+    # On the board itself nothing is a target: the spots there only show where they are.
+    expect(page.locator(".layer-spots .spot")).to_have_count(0)
+    shot(page, "34-france-phone-picker")
+    for i in range(targets.count()):
+        box = targets.nth(i).bounding_box()
+        assert box and box["width"] >= TAP_PX and box["height"] >= TAP_PX, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    targets.first.tap()
+    expect(targets.first).to_have_attribute("aria-pressed", "true")
+    page.locator('[data-action="confirm"]').tap()
+    expect(page.locator(".layer-figures .figure")).not_to_have_count(0, timeout=15_000)
+
+
+# A board square on a phone never shrinks below this by itself (px).
+PLAYABLE_PX = 40
+
+
+def test_phone_keeps_a_playable_square_size_and_the_player_pans(
+    server: Server, phone_page: Page
+) -> None:
+    page = phone_page
+    created = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}],
+         "options": {"seed": 4}}
+    )  # fmt: skip
+    page.goto(f"{server.url}/#/play/{created['id']}/{created['seats'][0]['token']}")
+    in_view = """els => {
+        const b = document.querySelector("svg.board").getBoundingClientRect();
+        return els.map((e) => {
+            const r = e.getBoundingClientRect();
+            return r.left >= b.left && r.top >= b.top && r.right <= b.right && r.bottom <= b.bottom;
+        });
+    }"""
+    for turn in range(12):  # twelve turns each: the start tile and 24 more
+        my_turn(page)
+        # The newest tile (the bot's) and some square to play on are on screen.
+        tiles = view_of(server, created, 0)["tiles"]
+        newest = max(tiles, key=lambda t: t["turn"])
+        at = f'[data-tile-at="{newest["x"]},{newest["y"]}"]'
+        assert page.locator(at).evaluate_all(in_view) == [True], (turn, newest)
+        shown = page.locator(".hl-legal, .hl-other").evaluate_all(in_view)
+        assert any(shown), turn
+        assert 100 * board_scale(page) >= PLAYABLE_PX, (turn, board_scale(page))
+        index = shown.index(True)
+        page.locator(".hl-legal, .hl-other").nth(index).tap()
+        browser_tests.confirm_turn(page, tap=True)
+    my_turn(page)
+    expect(page.locator(".layer-tiles > g")).to_have_count(25)
+    assert 100 * board_scale(page) >= PLAYABLE_PX
+    shot(page, "35-phone-playable-size")
+
+    # One finger drags the board, the scale stays.
+    cdp = page.context.new_cdp_session(page)
+    board = page.locator("svg.board").bounding_box()
+    assert board
+    transform = page.locator("svg.board > g").first.get_attribute("transform") or ""
+    x, y = (board["x"] + board["width"] / 2, board["y"] + board["height"] / 2)
+    scale = board_scale(page)
+
+    def finger(kind: str, dx: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x + dx, "y": y, "id": 0}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    finger("touchStart", 0)
+    for dx in (20, 40, 60, 80):
+        finger("touchMove", dx)
+    finger("touchEnd", 0)
+    moved = page.locator("svg.board > g").first.get_attribute("transform") or ""
+    assert moved != transform
+    assert board_scale(page) == pytest.approx(scale)
+    before_x = float(transform.split("translate(")[1].split()[0])
+    after_x = float(moved.split("translate(")[1].split()[0])
+    assert after_x - before_x == pytest.approx(80, abs=1)
+    shot(page, "36-phone-panned")

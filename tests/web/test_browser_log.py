@@ -9,12 +9,23 @@ neighbours counted on the board, a field's completed cities, the square, the chi
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.error
+import urllib.request
 from collections import Counter
 from typing import Any
 
 from playwright.sync_api import Browser, expect
-from test_browser import Server, browser, open_page, page, server, shot  # noqa: F401  (fixtures)
+from test_browser import (  # noqa: F401  (fixtures)
+    Server,
+    browser,
+    confirm_turn,
+    open_page,
+    page,
+    server,
+    shot,
+)
 
 from carcassonne.board import RING, encode
 from carcassonne.bots import make_bot
@@ -34,6 +45,7 @@ PAYING = {
     ("monastery", "completed"), ("monastery", "final"), ("monastery", "abbot-recall"),
     ("garden", "completed"), ("garden", "final"), ("garden", "abbot-recall"),
     ("field", "final"),
+    ("inn", "completed"), ("cathedral", "completed"), ("goods", "final"),
     ("bet", "completed"), ("bet", "final"),
     ("map-chip", "collected"),
     ("wine", "export"), ("wine", "town"),
@@ -50,8 +62,19 @@ def played(options: GameOptions, bot: str) -> Game:
 
 def games() -> list[Game]:
     """Games that together score every kind of event (greedy bots complete gardens and
-    monasteries; random ones spread figures, so ties and lost bets happen)."""
+    monasteries; random ones spread figures, so ties and lost bets happen; greedy ones with
+    Inns & Cathedrals, Traders & Builders and small cities scoring 2 complete inns, cathedrals
+    and two-tile cities, and win fields with a pig, alone and tied with a seat without one)."""
     out = [played(GameOptions(players=2, abbot=True, seed=10), "greedy")]
+    for seed in (1, 2):
+        options = GameOptions(
+            players=3,
+            inns_cathedrals=True,
+            traders_builders=True,
+            small_city_scores_2=True,
+            seed=seed,
+        )
+        out.append(played(options, "greedy"))
     for seed in range(4):
         out.append(
             played(GameOptions(players=3, abbot=True, bets=True, river=True, seed=seed), "random")
@@ -81,6 +104,31 @@ def chip_numbers(chip: str) -> list[int]:
     return [int(n) for n in NUMBER.findall(chip)]
 
 
+def per_tile(game: Game, event: ScoreEvent) -> int:
+    """What a tile (and coat of arms) of the event's city or road pays, by the rules: a city 2,
+    or 1 unfinished or small with the variant (D37); a road 1; with an inn 2 and a cathedral 3
+    when completed, nothing unfinished (D34)."""
+    completed = event.reason == "completed"
+    if event.source in ("inn", "cathedral"):
+        return (2 if event.source == "inn" else 3) if completed else 0
+    if event.source == "city":
+        small = event.tiles == 2 and game.options.small_city_scores_2
+        return 2 if completed and not small else 1
+    return 1
+
+
+def field_numbers(game: Game, event: ScoreEvent) -> list[int]:
+    """A field's sentences, one per rate: each winner gets 3 per completed city, or 4 with a
+    pig in the field (D45, only with Traders & Builders)."""
+    cities = event.detail["completed_cities"]
+    numbers = []
+    for got in set(event.points.values()):
+        rate, rest = divmod(got, cities)
+        assert rest == 0 and rate in ((3, 4) if game.options.traders_builders else (3,))
+        numbers += [got, cities, rate, got]
+    return numbers
+
+
 def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
     """Every number the sentence must hold (None: the log leaves out an event paying nothing)."""
     points = max(event.points.values(), default=0)
@@ -89,7 +137,9 @@ def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
     if event.source == "bet":
         paid = [points] if detail["paid"] else []
         return [*square, *chip_numbers(detail["chip"]), *paid, detail["tiles"]]
-    if not points:
+    # An unfinished road with an inn or city with a cathedral pays its owners 0: news.
+    marked_nothing = event.source in ("inn", "cathedral") and event.points
+    if not points and not marked_nothing:
         return None
     # Who had how many figures is said when several seats shared a feature.
     figures = list(event.figures.values()) if len(event.figures) > 1 else []
@@ -97,14 +147,15 @@ def expected_numbers(game: Game, event: ScoreEvent) -> list[int] | None:
         return [*square, points]
     if event.source == "wine":
         return [*detail["chips"], points]
+    if event.source == "goods":
+        return [detail["tokens"], points]
     if event.source == "field":
-        return [points, detail["completed_cities"], 3, points, *figures]
-    if event.source == "city":
-        each = 2 if event.reason == "completed" else 1
+        return [*field_numbers(game, event), *figures]
+    if event.source in ("city", "cathedral"):
         arms = [event.coats_of_arms] if event.coats_of_arms else []
-        return [points, event.tiles, *arms, each, points, *figures]
-    if event.source == "road":
-        return [points, event.tiles, 1, points, *figures]
+        return [points, event.tiles, *arms, per_tile(game, event), points, *figures]
+    if event.source in ("road", "inn"):
+        return [points, event.tiles, per_tile(game, event), points, *figures]
     # A monastery or garden: 1 + its neighbours, at the square the abbot left if recalled.
     around = neighbours(game, event)
     assert points == 1 + around
@@ -135,6 +186,12 @@ def test_every_score_sentence_holds_the_events_own_numbers(
     scored = [(g, e) for g in games() for e in g.events if isinstance(e, ScoreEvent)]
     kinds = {(e.source, e.reason) for _, e in scored if e.points and max(e.points.values()) > 0}
     assert kinds >= PAYING, f"the games scored no {sorted(PAYING - kinds)}"
+    field_rates = [
+        sorted({p // e.detail["completed_cities"] for p in e.points.values()})
+        for _, e in scored
+        if e.source == "field" and e.detail["completed_cities"]
+    ]
+    assert [4] in field_rates and [3, 4] in field_rates, "no field won with a pig, alone and tied"
     events = [public_event(e) for _, e in scored]
     for lang in LANGUAGES:
         texts = describe_all(page, server.url, events, lang)
@@ -166,15 +223,21 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
         score("monastery", "completed", {1: 9}, figures={"1": 1}, squares=[[2, 3]]),
         score("garden", "abbot-recall", {0: 4}, detail={"square": [1, -1], "value": 4}),
         score(
-            "city", "completed", {0: 8, 1: 8}, tiles=3, coats_of_arms=1, figures={"0": 1, "1": 1}
+            "city",
+            "completed",
+            {0: 8, 1: 8},
+            tiles=3,
+            coats_of_arms=1,
+            figures={"0": 1, "1": 1},
+            detail={"value": 8, "per_tile": 2},
         ),  # fmt: skip
-        score("road", "final", {2: 3}, tiles=3, figures={"2": 1}),
+        score("road", "final", {2: 3}, tiles=3, figures={"2": 1}, detail={"per_tile": 1}),
         score(
             "field",
             "final",
             {0: 6},
             figures={"0": 2, "1": 1},
-            detail={"completed_cities": 2, "value": 6},
+            detail={"completed_cities": 2, "value": 6, "per_city": {"0": 3}},
         ),  # fmt: skip
         score("field", "final", {1: 0}, figures={"1": 1}, detail={"completed_cities": 0}),
         score("map-chip", "collected", {1: 2}, detail={"square": [4, 5], "colour": "orange"}),
@@ -311,7 +374,7 @@ def test_hotseat_banner_names_the_seat_to_play(
     open_seat(page, server, body, "hotseat")
     expect(page.locator(".banner")).to_have_text("Player 1, your turn: place the tile")
     page.locator('[data-square="0,-1"]').click()
-    page.keyboard.press("Enter")
+    confirm_turn(page)
     expect(page.locator(".banner")).to_have_text(
         "Player 2, your turn: place the tile", timeout=15_000
     )
@@ -331,11 +394,11 @@ def test_final_settlement_outlines_the_office_and_each_candidate(
     state_url, token = open_seat(page, server, body)
     page.locator('[data-square="1,0"]').click()
     expect(page.locator(".tile-preview")).to_have_attribute("data-rotation", "0")
-    page.keyboard.press("Enter")
+    confirm_turn(page)
     page.locator('[data-decision="bet"] [data-bet="3/6"]').click()
     expect(page.locator(".hl-legal").first).to_be_attached(timeout=15_000)
     page.locator(".hl-legal").first.click()
-    page.keyboard.press("Enter")
+    confirm_turn(page)
     decision = page.locator('[data-decision="settle-final"]')
     expect(decision).to_be_visible(timeout=15_000)
     # No drawn tile any more: no empty tile frame in the turn panel.
@@ -394,7 +457,7 @@ def test_summary_shows_whole_seat_names(server: Server, page: Any) -> None:  # n
         page.wait_for_selector(".hl-legal, [data-summary]", timeout=15_000)
         if page.locator(".hl-legal").count():
             page.locator(".hl-legal").first.click()
-            page.keyboard.press("Enter")
+            confirm_turn(page)
         page.wait_for_timeout(100)
     page.locator('[data-end="close"]').click()
     headers = page.locator("[data-summary] .seat-short")
@@ -416,3 +479,231 @@ def test_rules_gallery_names_tiles_in_words(server: Server, page: Any) -> None: 
     )
     page.select_option("#language", "fr")
     expect(caption).to_have_text("D · Ville et route ×4")
+
+
+# ------------------------------------------------------------------ item 21: pig fields, moves
+
+
+def test_d45_a_field_with_a_pig_says_4_per_city(server: Server, page: Any) -> None:  # noqa: F811
+    # Ana's pig stands in the field: 4 per city; Bob ties without one: 3 (D45).
+    field = {"completed_cities": 2, "value": 6}
+    events = [
+        score("field", "final", {0: 8}, figures={"0": 1}, detail={**field, "per_city": {"0": 4}}),
+        score(
+            "field",
+            "final",
+            {0: 8, 1: 6},
+            figures={"0": 1, "1": 1},
+            detail={**field, "per_city": {"0": 4, "1": 3}},
+        ),
+    ]
+    assert describe_all(page, server.url, events, "en") == [
+        "Ana scores 8 for a field at the end: 2 completed cities × 4 = 8.",
+        "Ana scores 8 for a field at the end: 2 completed cities × 4 = 8."
+        " Bob scores 6 for a field at the end: 2 completed cities × 3 = 6."
+        " Farmers: Ana ×1, Bob ×1.",
+    ]
+    assert describe_all(page, server.url, events[:1], "fr") == [
+        "Ana marque 8 pour un pré en fin de partie : 2 villes achevées × 4 = 8."
+    ]
+    assert describe_all(page, server.url, events[:1], "ro") == [
+        "Ana primește 8 pentru un câmp la final: 2 orașe terminate × 4 = 8."
+    ]
+
+
+#: every betting chip's name (docs/rules.md §3): none may show before the chip is flipped
+CHIPS = ("2/6", "3/5", "3/6", "4/7", "5/8")
+# Ana's road, then two greedy bots on betting offices (each seat bets on both), Ana again.
+MOVES_STACK = ["base/U", "bets/01", "bets/02", "base/V", "base/E", "base/K", "base/U", "base/B"]
+
+
+def act(srv: Server, game_id: str, token: str, actions: list[Any], ply: int) -> dict[str, Any]:
+    """Play ``actions`` for the token's seat over HTTP; the state after them."""
+    request = urllib.request.Request(
+        f"{srv.url}/api/games/{game_id}/actions",
+        data=json.dumps({"actions": actions, "ply": ply}).encode(),
+        headers={"content-type": "application/json", "authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+def test_the_log_tells_every_move_and_marks_each_seat(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    body = {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"},
+                      {"kind": "bot", "bot": "greedy"}],
+            "options": {"bets": True, "stack": MOVES_STACK}}  # fmt: skip
+    created = server.create(body)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    page.goto(f"{server.url}/#/play/{game_id}/{token}")
+    state_url = f"{server.url}/api/games/{game_id}/state"
+    expect(page.locator("[data-square]").first).to_be_attached(timeout=15_000)
+    # Ana plays the first legal tile without a figure and passes every bet, until her second tile.
+    placed = 0
+    for _ in range(300):
+        now = state(page, state_url, token)
+        view = now["view"]
+        if view["to_move"] == 0 and view["phase"] == "tile":
+            if placed == 1:
+                break
+            first = view["legal_actions"][0]
+            act(server, game_id, token, [first, {"type": "pass"}], now["ply"])
+            placed += 1
+        elif view["to_move"] == 0 and view.get("legal_actions"):
+            act(server, game_id, token, [{"type": "pass"}], now["ply"])
+        else:
+            page.wait_for_timeout(100)
+    now = state(page, state_url, token)
+    tiles = [t for t in now["view"]["tiles"] if t["seat"] is not None]
+    assert [t["seat"] for t in tiles] == [0, 1, 2], "Ana and each bot placed a tile"
+    log = page.locator(".log")
+    moves = log.locator('[data-event="move"]')
+    expect(moves).to_have_count(3, timeout=15_000)
+    # Newest first; Ana's straight road has no figure; each bot is numbered.
+    expect(moves.nth(2)).to_contain_text("T1Ana places a tile at (1, 0): Road.")
+    names = {0: "Ana", 1: "Greedy bot 1", 2: "Greedy bot 2"}
+    for entry, tile in zip(moves.all(), reversed(tiles), strict=True):
+        who, square = names[tile["seat"]], f"({tile['x']}, {tile['y']})"
+        expect(entry).to_contain_text(f"T{tile['turn'] + 1}{who} places a tile at {square}: ")
+        assert entry.get_attribute("data-log-seats") == str(tile["seat"])
+    expect(page.locator(".scores")).to_contain_text("Greedy bot 1")
+    expect(page.locator(".scores")).to_contain_text("Greedy bot 2")
+    # The bots' bets on the second office are still face down: the log says who, never what.
+    bets = log.locator('[data-event="bet"]')
+    expect(bets.first).to_be_attached()
+    bet_texts = bets.evaluate_all("els => els.map(e => e.textContent)")
+    second = f"({tiles[2]['x']}, {tiles[2]['y']})"
+    assert {re.sub(r"^T\d+", "", t) for t in bet_texts} >= {
+        f"{names[seat]} places a chip face down on the office at {second}." for seat in (1, 2)
+    }
+    offices = now["view"]["expansions"]["bets"]["offices"]
+    assert any(c["chip"] is None for o in offices for c in o["chips"]), "a chip is still hidden"
+    # Nothing about the second office names a chip (the first may have been settled, face up).
+    for text in log.locator(".entry").evaluate_all("els => els.map(e => e.textContent)"):
+        assert second not in text or not any(chip in text for chip in CHIPS), text
+    # Each line carries the colour mark of every seat it concerns, in that seat's colour.
+    colours = {
+        seat: page.locator(f'.scores tr[data-seat="{seat}"] .swatch > circle').get_attribute("fill")
+        for seat in names
+    }
+    assert len(set(colours.values())) == 3
+    for entry in log.locator("[data-log-seats]").all():
+        seats = [int(s) for s in (entry.get_attribute("data-log-seats") or "").split()]
+        fills = entry.locator(".log-marks .swatch > circle").evaluate_all(
+            "els => els.map(e => e.getAttribute('fill'))"
+        )
+        assert fills == [colours[s] for s in seats]
+    # Each seat's last tile is outlined in its colour.
+    outlines = page.locator(".layer-marks .hl-seat-last").evaluate_all(
+        """els => els.map(e => [Number(e.dataset.seatLast),
+            Math.floor(Number(e.getAttribute('x')) / 100),
+            Math.floor(Number(e.getAttribute('y')) / 100), e.getAttribute('stroke')])"""
+    )
+    assert sorted(outlines) == [[t["seat"], t["x"], t["y"], colours[t["seat"]]] for t in tiles]
+    shot(page, "24-log-every-move")
+
+
+def test_wine_marked_only_on_chips_that_make_one(server: Server, page: Any) -> None:  # noqa: F811
+    # Ana: an orange 2 and 1 (one wine, the 2; the 1 is spare); Bob: three purple 1s (one wine
+    # of two 1s, one spare) and a light blue 1 (no wine); Cy: none.
+    chip = lambda colour, value: {"colour": colour, "value": value}  # noqa: E731
+    in_front = [
+        [chip("orange", 2), chip("orange", 1)],
+        [chip("purple", 1), chip("light-blue", 1), chip("purple", 1), chip("purple", 1)],
+        [],
+    ]
+    page.goto(server.url + "/")
+    marked_wines = page.evaluate(
+        """async (inFront) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { winePanel } = await import("/static/js/panels.js");
+            await i18n.setLanguage("en");
+            const seats = ["blue", "yellow", "green"].map((colour) => ({ name: "S", colour }));
+            const chips = { in_front: inFront, towns: [], face_down: [], sold: 0 };
+            const view = { expansions: { "map-chips": chips } };
+            const panel = winePanel({ seats }, view);
+            return [...panel.querySelectorAll("[data-wine-seat]")].map((row) => ({
+                wines: [...row.querySelectorAll(".ready")].map((w) => [
+                    ...w.querySelectorAll("[data-wine-chip]")].map((c) => c.dataset.wineChip)),
+                ready: row.querySelectorAll(".wine-ready").length,
+                chips: row.querySelectorAll("[data-wine-chip]").length,
+            }));
+        }""",
+        in_front,
+    )
+    assert marked_wines == [
+        {"wines": [["orange:2"]], "ready": 1, "chips": 2},
+        {"wines": [["purple:1", "purple:1"]], "ready": 1, "chips": 4},
+        {"wines": [], "ready": 0, "chips": 0},
+    ]
+
+
+def test_the_replay_log_tells_the_moves_made_by_each_step(
+    server: Server,  # noqa: F811
+    page: Any,  # noqa: F811
+) -> None:
+    body = {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            "options": {"stack": BASE_STACK}}  # fmt: skip
+    game_id = server.create(body)["id"]
+    replay_url = f"{server.url}/api/games/{game_id}/replay"
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen(replay_url, timeout=5) as response:
+                data = json.loads(response.read())
+            break
+        except urllib.error.HTTPError:  # not finished yet
+            page.wait_for_timeout(100)
+    moves = data["placements"]
+    assert len(moves) == len(BASE_STACK)
+    # The greedy bot closes the start's city with base/E and puts its meeple in it.
+    first = moves[0]
+    meeple = {"figure": "meeple", "location": "S"}
+    assert (first["x"], first["y"], first["figure"]) == (0, -1, meeple)
+    page.goto(f"{server.url}/#/replay/{game_id}")
+    entries = page.locator('.log [data-event="move"]')
+    expect(entries).to_have_count(len(moves), timeout=15_000)
+    expect(page.locator(".scores")).to_contain_text("Greedy bot 2")
+    # Step 1 follows the first tile: it is told, without the figure its step 2 may add.
+    page.locator('[aria-label="First step"]').click()
+    expect(entries).to_have_count(0)
+    page.locator('[data-step="forward"]').click()
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_have_text("T1Greedy bot 1 places a tile at (0, -1): City.")
+    page.locator('[data-step="forward"]').click()
+    expect(entries).to_have_count(1)
+    expect(entries.first).to_have_text(
+        "T1Greedy bot 1 places a tile at (0, -1): City; Meeple on the city."
+    )
+
+
+def test_a_move_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
+    moves = [
+        {"ply": 0, "turn": 1, "seat": 0, "tile": "base/E", "x": 0, "y": -1, "rotation": 180,
+         "figure": {"figure": "meeple", "location": "S"}},
+        {"ply": 2, "turn": 2, "seat": 1, "tile": "base/U", "x": 1, "y": 0, "rotation": 0,
+         "figure": None},
+    ]  # fmt: skip
+    page.goto(server.url + "/")
+    said = {
+        lang: page.evaluate(
+            """async ([moves, seats, lang]) => {
+                const i18n = await import("/static/js/i18n.js");
+                const { describeMove } = await import("/static/js/panels.js");
+                await (await import("/static/js/tiles.js")).loadTiles();
+                await i18n.setLanguage(lang);
+                return moves.map((m) => describeMove(m, seats));
+            }""",
+            [moves, SEATS, lang],
+        )
+        for lang in LANGUAGES
+    }
+    assert said == {
+        "en": ["Ana places a tile at (0, -1): City; Meeple on the city.",
+               "Bob places a tile at (1, 0): Road."],
+        "fr": ["Ana pose une tuile en (0, -1) : Ville ; Partisan — ville.",
+               "Bob pose une tuile en (1, 0) : Route."],
+        "ro": ["Ana pune o piesă în (0, -1): Oraș; Omuleț pe oraș.",
+               "Bob pune o piesă în (1, 0): Drum."],
+    }  # fmt: skip

@@ -26,8 +26,9 @@ from websockets.sync.client import connect
 from carcassonne.cli import serve
 from carcassonne.cli.main import build_parser
 from carcassonne.web import app as app_module
-from carcassonne.web.connections import CLOSE_TIMEOUT
-from carcassonne.web.logthrottle import LogThrottle
+from carcassonne.web.addresses import AddressGroups
+from carcassonne.web.connections import CLOSE_TIMEOUT, ConnectionGuard, ConnectionLimits
+from carcassonne.web.logthrottle import BoundedFormatter, LogThrottle, throttled_handler
 from carcassonne.web.protocol import MAX_MESSAGE_BYTES
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -85,6 +86,7 @@ def test_connections_beyond_the_per_address_cap_are_refused(db: Path) -> None:
     ):
         error = assert_refused(server.connect("127.0.0.1"))
         assert error["message"] == "too many connections from this address"
+        assert (error["reason"], error["params"]) == ("too_many_from_address", {})
         # another address is served meanwhile
         status, _, _ = server.request("GET", "/api/meta", source="127.0.0.2")
         assert status == 200
@@ -108,6 +110,7 @@ def test_connections_beyond_the_total_cap_are_refused(db: Path) -> None:
     with LiveServer(db, "--max-connections", "3") as server, held_connections(server, sources):
         error = assert_refused(server.connect("127.0.0.4"))
         assert error["message"] == "the server has too many connections open"
+        assert (error["reason"], error["params"]) == ("too_many_connections", {})
 
 
 def test_a_websocket_keeps_its_connection_slot_until_it_closes(db: Path) -> None:
@@ -263,6 +266,61 @@ def test_a_trusted_proxy_names_its_clients(db: Path) -> None:
         assert _upload_from(server, "203.0.113.2") == 429
 
 
+def test_one_ipv6_network_is_one_client_for_the_rate_limits(db: Path) -> None:
+    """Issue 22: every limit was per exact address, and an IPv6 /64 is 2^64 addresses."""
+    with LiveServer(db, "--replays-per-minute", "1", "--trusted-proxy", "127.0.0.1") as server:
+        assert _upload_from(server, "2001:db8:0:1::1") == 400
+        assert _upload_from(server, "2001:db8:0:1:ffff::2") == 429  # the same /64
+        assert _upload_from(server, "2001:db8:0:2::1") == 400  # another network
+        assert _upload_from(server, "::ffff:203.0.113.7") == 400
+        assert _upload_from(server, "203.0.113.7") == 429  # the same IPv4 address
+
+
+def test_the_address_groups_are_configurable(db: Path) -> None:
+    flags = ("--ipv4-prefix", "24", "--ipv6-prefix", "48", "--max-connections-per-address", "3")
+    with (
+        LiveServer(
+            db, *flags, "--replays-per-minute", "1", "--trusted-proxy", "127.0.0.9"
+        ) as server,
+        held_connections(server, ["127.0.0.1", "127.0.0.2", "127.0.0.3"]),
+    ):
+        error = assert_refused(server.connect("127.0.0.4"))  # one /24: one client
+        assert error["message"] == "too many connections from this address"
+        status, _, _ = server.request("GET", "/api/meta", source="127.0.1.1")
+        assert status == 200
+        proxied = {**JSON_TYPE, "x-forwarded-for": "2001:db8:5:1::1"}
+        assert server.request("POST", "/api/replay", b"{}", proxied, source="127.0.0.9")[0] == 400
+        proxied["x-forwarded-for"] = "2001:db8:5:2::1"  # the same /48
+        assert server.request("POST", "/api/replay", b"{}", proxied, source="127.0.0.9")[0] == 429
+
+
+def test_address_groups() -> None:
+    groups = AddressGroups()
+    assert groups.key("203.0.113.7") == "203.0.113.7"
+    assert groups.key("::ffff:203.0.113.7") == "203.0.113.7"
+    assert (
+        groups.key("2001:db8:0:1:2:3:4:5") == groups.key("2001:db8:0:1::9") == "2001:db8:0:1::/64"
+    )
+    assert groups.key("2001:db8:0:2::1") != groups.key("2001:db8:0:1::1")
+    assert groups.key("testclient") == "testclient"  # no address: kept as it is
+    assert AddressGroups(24, 128).key("2001:db8::1") == "2001:db8::1"
+    assert AddressGroups(24, 128).key("203.0.113.7") == "203.0.113.0/24"
+    with pytest.raises(ValueError):
+        AddressGroups(ipv6_prefix=8)
+
+
+def test_the_connection_cap_counts_an_ipv6_network_as_one_client() -> None:
+    guard = ConnectionGuard(ConnectionLimits(max_per_address=2))
+    transports = [object() for _ in range(4)]
+    assert guard.admit(transports[0], "2001:db8:0:1::1") is None  # type: ignore[arg-type]
+    assert guard.admit(transports[1], "2001:db8:0:1::2") is None  # type: ignore[arg-type]
+    refused = guard.admit(transports[2], "2001:db8:0:1::3")  # type: ignore[arg-type]
+    assert refused is not None and refused.reason == "too_many_from_address"
+    assert guard.admit(transports[3], "2001:db8:0:2::1") is None  # type: ignore[arg-type]
+    guard.release(transports[0])  # type: ignore[arg-type]
+    assert guard.admit(transports[2], "2001:db8:0:1::3") is None  # type: ignore[arg-type]
+
+
 # ------------------------------------------------------------------------------ log lines
 
 
@@ -298,6 +356,9 @@ def test_serve_help_documents_the_limits(capsys: pytest.CaptureFixture[str]) -> 
         "--allow-origin",
         "--allowed-host",
         "--trusted-proxy",
+        "--ipv4-prefix",
+        "--ipv6-prefix",
+        "--unclaimed-expiry-minutes",
     ):
         assert flag in text
 
@@ -345,3 +406,41 @@ def test_serve_logs_a_flood_of_refusals_in_a_few_lines(tmp_path: Path) -> None:
     refusals = [line for line in lines if "refused a connection" in line]
     assert len(refusals) == 10, lines  # LogThrottle's burst
     assert not any("Traceback" in line for line in lines)
+
+
+def test_a_huge_log_record_is_cut_to_its_beginning_and_end() -> None:
+    """Issue 22: the log throttle counted lines, and one line quoting a client's 1.9 MB value
+    was 1.9 MB of log."""
+    formatter = BoundedFormatter("%(levelname)s %(message)s", max_chars=1000)
+    value = "x" * 1_900_000 + " the end"
+    huge = formatter.format(_record("failed on %s", value))
+    assert len(huge) < 1100
+    assert huge.startswith("WARNING failed on xxx") and huge.endswith("xxx the end")
+    whole = len("WARNING failed on ") + len(value)
+    assert f"[... {whole - 1000} characters not logged ...]" in huge
+    small = _record("refused %s", "10.0.0.1")
+    assert formatter.format(small) == "WARNING refused 10.0.0.1"
+
+
+def test_serve_logs_through_the_bounded_formatter() -> None:
+    assert isinstance(throttled_handler().formatter, BoundedFormatter)
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        b"x-large: " + b"x" * 64 * 1024 + b"\r\n",
+        b"".join(b"x-h%d: 1\r\n" % i for i in range(10_000)),
+    ],
+    ids=["a 64 KiB header", "10,000 headers"],
+)
+def test_a_request_head_sent_at_once_is_held_to_the_header_limits(db: Path, headers: bytes) -> None:
+    """Issue 22: uvicorn's parser bounds a head only while it is incomplete; one sent in one
+    go was taken whatever its size."""
+    with LiveServer(db) as server:
+        sock = server.connect()
+        sock.sendall(b"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + b"\r\n")
+        received, _ = read_until_closed(sock, limit=5)
+        assert received.startswith(b"HTTP/1.1 431"), received[:200]
+        status, _, _ = server.request("GET", "/api/meta")
+        assert status == 200

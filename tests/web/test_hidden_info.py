@@ -16,10 +16,13 @@ from typing import Any
 
 from web_helpers import TestClient
 
+from carcassonne import PlaceTile
 from carcassonne.board import decode
 from carcassonne.web import create_app
 
 TILE_ID = re.compile(r'"((?:base|river|bets|map)/[\w-]+)"')
+#: what a logged placement may tell: the tile placed, where, by whom, and the figure put on it
+PLACEMENT_KEYS = {"ply", "turn", "seat", "tile", "x", "y", "rotation", "figure"}
 
 
 def hidden_leaks(message: dict[str, Any], chip_squares: set[tuple[int, int]]) -> list[str]:
@@ -59,6 +62,10 @@ def hidden_leaks(message: dict[str, Any], chip_squares: set[tuple[int, int]]) ->
         private = event.get("type") == "event" and event["event"] in ("bet", "bet-pass")
         if private and "chip" in event["detail"]:
             leaks.append(f"a {event['event']} event names the chip")
+    # The move log: tiles (checked above with every tile id) and figures, never a bet's chip.
+    for placement in message.get("placements", []):
+        if set(placement) != PLACEMENT_KEYS or "chip" in json.dumps(placement):
+            leaks.append(f"a placement tells more than its tile and figure: {placement}")
     return leaks
 
 
@@ -78,7 +85,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
         chip_squares = {decode(pos) for pos in room.game.expansion("map-chips").face_down}
         received: list[dict[str, Any]] = []
         leaks: list[str] = []
-        bets_seen = face_down_seen = 0
+        bets_seen = face_down_seen = placements_seen = 0
         with client.websocket_connect(f"/ws/{game_id}") as ws:
             ws.send_json({"type": "hello", "token": token})
             while True:
@@ -96,6 +103,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
                     if chip["seat"] == 1
                 )
                 face_down_seen += len(view["expansions"]["map-chips"]["face_down"])
+                placements_seen = max(placements_seen, len(message["placements"]))
                 if view["phase"] == "over":
                     break
                 legal = view.get("legal_actions")
@@ -114,4 +122,6 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
     assert leaks == []
     # The test saw what it guards: the bot's chips on offices and face-down map chips.
     assert bets_seen > 0 and face_down_seen > 0
+    tiles_placed = sum(1 for _, a in room.game.history if isinstance(a, PlaceTile))
+    assert placements_seen == tiles_placed > 0
     assert received[-1]["summary"]["scores"] == room.game.scores

@@ -26,7 +26,12 @@ from carcassonne.web import create_app
 from carcassonne.web.app import host_name
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
-REFUSAL = {"error": "unknown-host", "message": "this server does not answer to this host name"}
+REFUSAL = {
+    "error": "unknown-host",
+    "message": "this server does not answer to this host name",
+    "reason": "unknown_host",
+    "params": {},
+}
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 from web_helpers import TestClient, auth, hello
 
+import carcassonne
 from carcassonne.formats.record import record_from_game
 from carcassonne.game import Game
 from carcassonne.web import app as app_module
@@ -228,3 +229,167 @@ def test_uploaded_records_hold_seat_names_to_the_lobby_limit(client: Any) -> Non
     refused = answers["too long"]
     assert refused.status_code == 400 and refused.json()["error"] == "bad-record"
     assert "at most 24 characters" in refused.json()["message"]
+
+
+# ------------------------------------------------------------------------------ tile ids
+
+#: a tile id longer than a file name may be (255 bytes), and the 1.9 MB one of the attack run
+LONG_IDS = {"300 chars": "x" * 300 + "/A", "1.9 MB": "base/" + "x" * 1_900_000}
+INSTALL_DIR = str(Path(carcassonne.__file__).parent)
+
+
+def _refusal_is_short(response: Any, code: str) -> None:
+    """A 400 of ``code`` quoting a few dozen characters of the id, naming no path."""
+    assert response.status_code == 400, response.text[:300]
+    error = response.json()
+    assert error["error"] == code
+    assert len(error["message"]) < 200 and INSTALL_DIR not in error["message"]
+    assert "unknown tile" in error["message"]
+
+
+@pytest.mark.parametrize("tile_id", list(LONG_IDS.values()), ids=list(LONG_IDS))
+def test_an_uploaded_record_with_a_long_tile_id_is_a_bad_record(
+    client: Any, caplog: pytest.LogCaptureFixture, tile_id: str
+) -> None:
+    """Issue 22: a tile id over 255 bytes was an uncaught OSError (500, a traceback quoting the
+    whole id: 1.9 MB of log per request)."""
+    game = Game(players=2, stack=tuple(CITY_STACK))
+    game.apply(game.legal_actions()[0])
+    record = record_from_game(game, [{"kind": "human"}, {"kind": "human"}])
+    in_stack = {**record, "stack": [tile_id, *record["stack"][1:]]}
+    in_move = {**record, "moves": [{**record["moves"][0], "tile": tile_id}]}
+    for bad in (in_stack, in_move):
+        _refusal_is_short(client.post("/api/replay", json=bad), "bad-record")
+    no_errors_logged(caplog)
+
+
+@pytest.mark.parametrize("tile_id", list(LONG_IDS.values()), ids=list(LONG_IDS))
+def test_a_game_with_a_long_tile_id_is_refused_without_naming_a_path(
+    client: Any, caplog: pytest.LogCaptureFixture, tile_id: str
+) -> None:
+    """Issue 22: the refusal quoted the OSError, which named the install's absolute path."""
+    body = {"seats": HUMANS, "options": {"stack": [tile_id]}}
+    _refusal_is_short(client.post("/api/games", json=body), "bad-options")
+    no_errors_logged(caplog)
+
+
+def test_a_tile_id_never_becomes_a_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the bundled tile sets are read, by name: the set named in an id is not a path."""
+    from carcassonne import tiles
+
+    opened: list[str] = []
+    real_files = tiles.resources.files
+
+    def files(package: str) -> Any:
+        opened.append(package)
+        return real_files(package)
+
+    tiles.bundled_tile_sets()  # listed once, before
+    monkeypatch.setattr(tiles.resources, "files", files)
+    for tile_id in ("../../../etc/passwd/x", "nosuchset/A", "\x00/A", LONG_IDS["300 chars"]):
+        with pytest.raises(KeyError):
+            tiles.tile_by_id(tile_id)
+    assert opened == []
+
+
+# ------------------------------------------------------------------------------ lone surrogates
+
+#: a JSON escape of half a UTF-16 pair: no character, and no UTF-8 for it
+LONE = '"\\ud800"'
+
+
+def test_a_seat_name_with_a_lone_surrogate_is_refused_before_anything_is_stored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 22: creation answered 500 but stored the game, whose info and state then failed
+    for ever (an orphan counting against the caps)."""
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    with TestClient(app) as client:
+        body = '{"seats": [{"kind": "human", "name": ' + LONE + '}, {"kind": "human"}]}'
+        refused = client.post("/api/games", content=body, headers=JSON_TYPE)
+        assert refused.status_code == 400 and refused.json()["error"] == "bad-message"
+        assert "lone UTF-16 surrogate" in refused.json()["message"]
+        assert app.state.storage.count_unfinished() == 0
+        # a pair that belongs together is one character, and welcome
+        paired = body.replace(LONE, '"Ana \\ud83d\\ude00"')
+        created = client.post("/api/games", content=paired, headers=JSON_TYPE)
+        assert created.status_code == 201, created.text
+        assert created.json()["game"]["seats"][0]["name"] == "Ana \U0001f600"
+    no_errors_logged(caplog)
+
+
+def test_a_hello_token_with_a_lone_surrogate_is_a_bad_message(
+    client: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 22: a ``server`` error and a traceback instead of a refusal."""
+    game = create(client)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        for text in ('{"type": "hello", "token": ' + LONE + "}", '{"type": "hello\\udfff"}'):
+            ws.send_text(text)
+            error = ws.receive_json()
+            assert (error["type"], error["code"]) == ("error", "bad-message")
+        hello(ws, game["seats"][0]["token"])  # the connection goes on
+    no_errors_logged(caplog)
+
+
+# ------------------------------------------------------------------------------ origins, headers
+
+
+def test_an_origin_of_this_host_by_another_scheme_is_refused(client: Any) -> None:
+    """Issue 22: the Origin check compared the host only, so an ``https://`` page was taken
+    for one of this ``http://`` server."""
+    other_scheme = {"origin": "https://localhost"}
+    response = client.post("/api/games", json={"seats": HUMANS}, headers=other_scheme)
+    assert response.status_code == 403 and response.json()["error"] == "forbidden-origin"
+    created = create(client, headers={"origin": "http://localhost"})
+    url = f"/ws/{created['id']}"
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(url, headers=other_scheme) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 1008
+
+
+def test_an_https_server_takes_its_own_pages_origin(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    with TestClient(app, base_url="https://localhost") as client:
+        create(client, headers={"origin": "https://localhost"})
+        refused = client.post(
+            "/api/games", json={"seats": HUMANS}, headers={"origin": "http://localhost"}
+        )
+        assert refused.status_code == 403
+
+
+def test_answers_holding_a_seats_secrets_are_not_stored_by_caches(client: Any) -> None:
+    """Issue 22: the links (at creation) and a seat's view carried no Cache-Control."""
+    response = client.post("/api/games", json={"seats": HUMANS, "options": {"stack": CITY_STACK}})
+    assert response.headers["cache-control"] == "no-store"
+    game = response.json()
+    token = game["seats"][0]["token"]
+    state = client.get(f"/api/games/{game['id']}/state", headers=auth(token))
+    assert state.headers["cache-control"] == "no-store"
+    moved = client.post(
+        f"/api/games/{game['id']}/actions",
+        json={"actions": [CLOSE_CITY], "ply": 0},
+        headers=auth(token),
+    )
+    assert moved.status_code == 200 and moved.headers["cache-control"] == "no-store"
+
+
+def test_too_many_or_too_large_headers_are_refused(client: Any) -> None:
+    """Issue 22: a 64 KiB header and 10,000 headers were accepted."""
+    many = {f"x-h{i}": "1" for i in range(101)}
+    large = {"x-large": "x" * (16 * 1024)}
+    for headers in (many, large):
+        response = client.get("/api/meta", headers=headers)
+        assert response.status_code == 431, response.text
+        assert response.json()["error"] == "headers-too-large"
+    assert client.get("/api/meta", headers={f"x-h{i}": "1" for i in range(90)}).status_code == 200
+    created = create(client)
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        client.websocket_connect(f"/ws/{created['id']}", headers=many) as ws,
+    ):
+        ws.receive_json()
+    assert refused.value.code == 1008

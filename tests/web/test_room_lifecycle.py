@@ -9,6 +9,7 @@ good, and every failure is answered with the documented JSON.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 from pathlib import Path
@@ -17,15 +18,17 @@ from typing import Any
 import pytest
 from web_helpers import TestClient, auth, finished_game
 
-from carcassonne.formats.actions import action_from_json
+from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.web import create_app
 from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
 from carcassonne.web.rooms import (
+    EXPIRE_AFTER,
     IDLE_ROOM_SECONDS,
     MAX_IDLE_ROOMS,
     MAX_STORE_RETRY,
+    UNCLAIMED_EXPIRE_AFTER,
     GameServer,
     Principal,
 )
@@ -110,7 +113,10 @@ def test_an_unused_room_leaves_memory_and_comes_back_unchanged(storage: Storage)
 
 def test_abandoned_games_expire_and_finished_ones_stay(games_db: str, storage: Storage) -> None:
     clock = Clock()
-    server = GameServer(storage, bot_delay=0, expire_after=3600, clock=clock)
+    # the long expiry alone (the short one of games nobody took up: below)
+    server = GameServer(
+        storage, bot_delay=0, expire_after=3600, expire_unclaimed_after=None, clock=clock
+    )
     abandoned = new_game(server, **ONE_TILE)
     finished = new_game(server, **ONE_TILE)
     asyncio.run(finished.submit(seat0(), [action_from_json(CLOSE_CITY), action_from_json(PASS)]))
@@ -172,6 +178,96 @@ def test_a_full_server_ends_a_game_of_the_biggest_holder_not_the_newcomer(
     assert storage.count_unfinished() == 4
 
 
+def test_a_game_nobody_took_up_expires_after_minutes(storage: Storage) -> None:
+    """Issue 22: games nobody ever opened or moved in held the server's places for 7 days."""
+    clock = Clock()
+    server = GameServer(storage, bot_delay=0, clock=clock)
+    untouched, played, joined, own = (new_game(server, "10.0.0.1", **ONE_TILE) for _ in range(4))
+    asyncio.run(played.submit(seat0(), [action_from_json(CLOSE_CITY)]))
+    asyncio.run(server.opened(joined, Principal(frozenset({1})), "10.0.0.2"))  # a friend came
+    asyncio.run(server.opened(own, seat0(), "10.0.0.1"))  # only the creator
+    asyncio.run(server.opened(own, Principal(frozenset()), "10.0.0.2"))  # and a spectator
+    games = (untouched, played, joined, own)
+
+    def expired() -> list[str | None]:
+        return [storage.load_game(room.id).expired for room in games]  # type: ignore[union-attr]
+
+    clock.now += UNCLAIMED_EXPIRE_AFTER - 1
+    asyncio.run(server.sweep())
+    assert expired() == [None] * 4
+    clock.now += 60
+    asyncio.run(server.sweep())
+    reason = "it expired: nobody joined it or moved for 15 minutes"
+    assert expired() == [reason, None, None, reason]
+    assert storage.count_unfinished() == 2
+    clock.now += EXPIRE_AFTER  # the games taken up keep the long expiry
+    asyncio.run(server.sweep())
+    assert storage.count_unfinished() == 0
+
+
+def test_a_bot_moving_first_does_not_take_a_game_up(storage: Storage) -> None:
+    clock = Clock()
+    server = GameServer(storage, bot_delay=0, clock=clock)
+    seats = parse_seats([{"kind": "bot", "bot": "random"}, {"kind": "human"}])
+    room, _ = asyncio.run(server.create(seats, parse_options({}, 2), False, "10.0.0.1"))
+    room.game.apply(room.game.legal_actions()[0])  # as its bot would, without a loop to run it
+    storage.append_actions(room.id, 0, [(0, action_to_json(room.game.history[0][1]))], False)
+    clock.now += UNCLAIMED_EXPIRE_AFTER + 60
+    asyncio.run(server.sweep())
+    assert room.expired is not None and "nobody joined it" in room.expired
+
+
+def test_a_server_full_of_games_from_many_addresses_lets_a_newcomer_in(storage: Storage) -> None:
+    """Issue 22: 1,000 addresses with one game each filled --max-games, and newcomers were
+    refused for the 7-day expiry, even after a restart."""
+    clock = Clock()
+    server = GameServer(storage, bot_delay=0, max_live_games=3, clock=clock)
+    flood = []
+    for i in range(3):
+        flood.append(new_game(server, f"10.6.0.{i}"))
+        clock.now += 1
+    restarted = GameServer(storage, bot_delay=0, max_live_games=3, clock=clock)
+    asyncio.run(restarted.resume())
+    newcomer, _ = asyncio.run(
+        restarted.create(parse_seats(HUMANS), parse_options({}, 2), False, "10.0.0.1")
+    )
+    assert newcomer.expired is None
+    assert [storage.load_game(room.id).expired for room in flood] == [  # type: ignore[union-attr]
+        "it ended unplayed: the server was full and nobody had taken it up",
+        None,
+        None,
+    ]
+
+
+def test_a_game_taken_up_is_not_ended_for_a_newcomer(storage: Storage) -> None:
+    server = GameServer(storage, bot_delay=0, max_live_games=2)
+    played, joined = new_game(server, "10.6.0.1", **ONE_TILE), new_game(server, "10.6.0.2")
+    asyncio.run(played.submit(seat0(), [action_from_json(CLOSE_CITY)]))
+    asyncio.run(server.opened(joined, seat0(), "10.0.0.7"))
+    with pytest.raises(ProtocolError) as refused:
+        new_game(server, "10.0.0.1")
+    assert refused.value.code == "too-many-games"
+    assert (played.expired, joined.expired) == (None, None)
+
+
+def test_one_ipv6_network_is_one_client_for_the_games_cap(tmp_path: Path) -> None:
+    """Issue 22: an IPv6 /64 is 2^64 addresses, each with a cap of its own."""
+    app = create_app(
+        tmp_path / "games.sqlite3", bot_delay=0, limits=GENEROUS, max_games_per_address=2
+    )
+    body = {"seats": HUMANS}
+    with contextlib.ExitStack() as stack:
+        same, other = (
+            [stack.enter_context(TestClient(app, client=(address, 1000))) for address in addresses]
+            for addresses in (
+                ["2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1:ffff::3"],
+                ["2001:db8:0:2::1"],
+            )
+        )
+        assert [c.post("/api/games", json=body).status_code for c in same] == [201, 201, 503]
+        assert other[0].post("/api/games", json=body).status_code == 201
+
+
 def test_a_creation_refused_for_its_options_ends_no_game(storage: Storage) -> None:
     server = GameServer(storage, bot_delay=0, max_live_games=2, max_games_per_address=5)
     held = [new_game(server, "10.6.6.6"), new_game(server, "10.6.6.6")]
@@ -231,6 +327,8 @@ def test_bots_resume_when_the_database_takes_writes_again(tmp_path: Path) -> Non
         assert refused.json() == {
             "error": "server",
             "message": "the server could not save the new game; try again",
+            "reason": "game_not_saved",
+            "params": {},
         }
         disk.failing = ("INSERT INTO actions",)  # the bot, first to move, cannot store its move
         created = client.post("/api/games", json=body).json()

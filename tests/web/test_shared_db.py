@@ -205,15 +205,34 @@ def test_a_database_of_schema_3_is_migrated(games_db: str) -> None:
     storage.append_actions("g", 0, [(0, CLOSE_CITY)], over=False)
     with storage._transaction("schema 3") as db:
         db.execute("DROP TABLE hints")
+        db.execute("ALTER TABLE games DROP COLUMN claimed")  # schema 5's
         db.execute("UPDATE meta SET value='3' WHERE key='schema'")
     storage.close()
     migrated = open_storage(games_db)
-    assert migrated._rows("SELECT value FROM meta WHERE key='schema'") == [("4",)]
+    assert migrated._rows("SELECT value FROM meta WHERE key='schema'") == [(str(SCHEMA_VERSION),)]
     migrated.record_hint("g", 1, 0)
     migrated.record_hint("g", 1, 0)  # kept once
     stored = migrated.load_game("g")
     assert stored is not None and stored.hints == [(0, 1)]
     assert [a for _, a in stored.actions] == [CLOSE_CITY]
+
+
+def test_a_database_of_schema_4_is_migrated(games_db: str) -> None:
+    """Schema 5 tells the games taken up (which keep the long expiry): after the migration,
+    those with moves stored are, the others are not."""
+    storage = open_storage(games_db)
+    storage.create_game("played", {}, HUMANS, None)
+    storage.append_actions("played", 0, [(0, CLOSE_CITY)], over=False)
+    storage.create_game("untouched", {}, HUMANS, None)
+    with storage._transaction("schema 4") as db:
+        db.execute("ALTER TABLE games DROP COLUMN claimed")
+        db.execute("UPDATE meta SET value='4' WHERE key='schema'")
+    storage.close()
+    migrated = open_storage(games_db)
+    assert migrated._rows("SELECT value FROM meta WHERE key='schema'") == [(str(SCHEMA_VERSION),)]
+    assert migrated.load_game("played").claimed  # type: ignore[union-attr]
+    assert not migrated.load_game("untouched").claimed  # type: ignore[union-attr]
+    assert migrated.idle_since(time.time() + 1, unclaimed=True) == ["untouched"]
 
 
 def test_a_database_of_a_newer_schema_is_refused(games_db: str) -> None:

@@ -52,6 +52,11 @@ from . import BotParameter
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, relative
 from .greedy import GreedyBot
 
+#: the bot that answers a player's hint (``hint`` in ``carcassonne play``, the web's hint button):
+#: the expert, with a think time a player is glad to wait for
+HINT_BOT = "expert:seconds=1"
+#: how many moves a hint suggests
+HINT_COUNT = 3
 #: candidates whose greedy prior is further than this (points) below the best wait until others
 #: are ruled out
 PRIOR_GAP = 8.0
@@ -184,7 +189,7 @@ class ExpertBot:
             return actions[0]
         return self._search(game, keep=1)[0].action
 
-    def hints(self, game: Game, n: int = 3) -> list[Hint]:
+    def hints(self, game: Game, n: int = HINT_COUNT) -> list[Hint]:
         """Up to ``n`` good actions for ``game.to_move``, best first, from the same search as
         :meth:`choose` (information-fair: it sees only that seat's sampled worlds)."""
         if n < 1 or game.is_over:

@@ -35,12 +35,28 @@ def build_parser() -> argparse.ArgumentParser:
         "simulate bot games, run tournaments, replay records.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({BUILD})")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     from . import bots, play, replay, serve, simulate, tournament
 
     for module in (play, simulate, tournament, bots, replay, serve):
         module.register(commands)
     return parser
+
+
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser refuses an argument it does not know itself, with its own usage.
+
+    argparse hands a command's unknown arguments back to the top-level parser, whose error shows
+    ``usage: carcassonne [-h] [--version] COMMAND …``: nothing about the command's own options.
+    """
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,13 +13,15 @@ size=TILE_SIZE) -> list[str]``
     figure options); ``highlight`` draws corner brackets (the tile placed last); ``shade`` (0/1)
     alternates the ground colour so that neighbouring tiles stay distinguishable.
 
-``render_board(game, colour=True, *, labels=None, size=TILE_SIZE) -> list[str]``
+``render_board(game, colour=True, *, labels=None, size=TILE_SIZE, columns=None) -> list[str]``
     The whole placed area with x coordinates above and y coordinates on the left; ``labels`` maps
-    empty squares ``(x, y)`` to a short label drawn there (candidate squares for the drawn tile).
+    empty squares ``(x, y)`` to a short label drawn there (candidate squares for the drawn tile);
+    ``columns`` (first, last) draws only those columns, which :func:`board_columns` picks around
+    the action for a terminal too narrow for the whole board.
 
 For map games the play command calls ``render_map(game, colour=..., labels=...)`` from
-``cli/render_map.py`` (same keyword arguments and result as :func:`render_board`) and falls back
-to :func:`render_board` while that module does not exist.
+``cli/render_map.py`` (the same keyword arguments and result as :func:`render_board`, and
+``columns`` to draw part of a map too wide for the terminal).
 
 Tiles are drawn from their data only (edges, segments, centre features), so new tile sets render
 without code changes: a tile is split into four triangular wedges, one per edge; a single city
@@ -510,26 +512,82 @@ def placed_block(
     )
 
 
+def columns_around(
+    game: Game, labels: Iterable[tuple[int, int]], lo: int, hi: int, count: int
+) -> tuple[int, int]:
+    """``count`` consecutive columns (first, last) of ``lo``..``hi`` around the action: as many
+    of the labelled squares (where the drawn tile fits) as can be shown, centred on them and
+    the tile placed last.  All of them when they fit; at least one."""
+    from ..board import decode
+
+    count = max(1, min(hi - lo + 1, count))
+    xs = [x for x, _ in labels]
+    focus = xs + ([game.last_placed.xy[0]] if game.last_placed is not None else [])
+    focus = focus or [decode(pos)[0] for pos in game.board] or [lo, hi]
+    centre = sum(focus) / len(focus)
+
+    def rank(first: int) -> tuple[int, float]:
+        shown = sum(1 for x in xs if first <= x < first + count)
+        return -shown, abs(first + (count - 1) / 2 - centre)
+
+    first = min(range(lo, hi - count + 2), key=rank)
+    return first, first + count - 1
+
+
+def _extent(
+    game: Game, labels: Mapping[tuple[int, int], str]
+) -> tuple[dict[tuple[int, int], PlacedTile], int, int, int, int]:
+    """The placed tiles by square, and the columns and rows they and the labels span."""
+    from ..board import decode
+
+    tiles = {decode(pos): placed for pos, placed in game.board.items()}
+    squares = list(tiles) + list(labels)
+    xs = [x for x, _ in squares]
+    ys = [y for _, y in squares]
+    return tiles, min(xs), max(xs), min(ys), max(ys)
+
+
+def _margin(y0: int, y1: int) -> int:
+    return max(len(str(y)) for y in range(y0, y1 + 1)) + 1
+
+
+def board_columns(
+    game: Game, labels: Mapping[tuple[int, int], str], size: tuple[int, int], width: int
+) -> tuple[int, int]:
+    """The columns (first, last) of the board that :func:`render_board` fits in ``width``
+    characters at tile ``size``, around the action (:func:`columns_around`)."""
+    _, x0, x1, y0, y1 = _extent(game, labels)
+    return columns_around(game, labels, x0, x1, (width - _margin(y0, y1) - 1) // size[0])
+
+
 def render_board(
     game: Game,
     colour: bool = True,
     *,
     labels: Mapping[tuple[int, int], str] | None = None,
     size: tuple[int, int] = TILE_SIZE,
+    columns: tuple[int, int] | None = None,
 ) -> list[str]:
-    """The placed tiles (and labelled empty squares) with coordinates on both axes."""
-    from ..board import decode
+    """The placed tiles (and labelled empty squares) with coordinates on both axes.
 
+    ``columns`` (first, last) draws only those columns (:func:`board_columns` picks them for a
+    narrow terminal); ``‹`` or ``›`` at the end of the x axis shows where the board goes on.
+    """
     labels = labels or {}
-    tiles = {decode(pos): placed for pos, placed in game.board.items()}
-    squares = list(tiles) + list(labels)
-    xs = [x for x, _ in squares]
-    ys = [y for _, y in squares]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    tiles, x0, x1, y0, y1 = _extent(game, labels)
+    cut_left = cut_right = False
+    if columns is not None:
+        cut_left, cut_right = columns[0] > x0, columns[1] < x1
+        x0, x1 = columns
     width, height = size
-    margin = max(len(str(y)) for y in range(y0, y1 + 1)) + 1
+    margin = _margin(y0, y1)
     figures = figures_by_square(game)
-    axis = " " * margin + "".join(str(x).center(width) for x in range(x0, x1 + 1))
+    axis = (
+        " " * (margin - 1)
+        + ("‹" if cut_left else " ")
+        + "".join(str(x).center(width) for x in range(x0, x1 + 1))
+        + ("›" if cut_right else "")
+    )
     lines = [paint(axis, sgr(_CANDIDATE_FG), colour)]
     for y in range(y0, y1 + 1):
         blocks = []

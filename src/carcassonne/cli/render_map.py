@@ -11,9 +11,11 @@ closed side is drawn as a wall ``═``/``║``), and placed tiles with their fig
 (candidate squares for the drawn tile).
 
 ``size`` is a tile's size in characters (odd, at least 5×3): the default 5×3 draws France
-(16×15 squares) in 85 columns and 47 lines.  ``compact=True`` draws one 3-character cell per
-square instead (an overview: 51 columns, 17 lines) in which a placed tile is a shaded cell with
-the letter of the seat whose figure stands on it.  :func:`map_legend` explains the symbols.
+(16×15 squares) in 85 columns and 47 lines; ``columns`` draws only some of its columns (15 of
+them fit 80 columns), which :func:`map_columns` picks around the action.  ``compact=True``
+draws one 3-character cell per square instead (an overview: 51 columns, 17 lines) in which a
+placed tile is a shaded cell with the letter of the seat whose figure stands on it.
+:func:`map_legend` explains the symbols.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from ..tiles import BORDER
 from .render import (
     RESET,
     SEATS,
+    columns_around,
     empty_block,
     figures_by_square,
     paint,
@@ -186,24 +189,40 @@ def render_map(
     labels: Mapping[tuple[int, int], str] | None = None,
     size: tuple[int, int] = MAP_TILE_SIZE,
     compact: bool = False,
+    columns: tuple[int, int] | None = None,
 ) -> list[str]:
-    """The whole map of a map game, framed by its border; see the module docstring."""
+    """The map of a map game, framed by its border; see the module docstring.
+
+    ``columns`` (first, last) draws only those columns of the map (:func:`map_columns` picks
+    them for a narrow terminal): a side where the map goes on is drawn ``┊`` instead of ``│``,
+    with ``‹`` or ``›`` at the end of the x axis.
+    """
     game_map: GameMap | None = game.map
     if game_map is None:
         raise ValueError("render_map needs a map game (GameOptions(map=...))")
     labels = labels or {}
     width, height = (3, 1) if compact else size
+    first, last = columns if columns is not None else (0, game_map.width - 1)
+    if not 0 <= first <= last < game_map.width:
+        raise ValueError(f"columns {first}-{last} are not on a map {game_map.width} wide")
     chips = _chip_squares(game)
     figures = figures_by_square(game)
     margin = len(str(game_map.height - 1)) + 1
     frame = sgr(_FRAME_FG)
-    axis = " " * (margin + 1) + "".join(str(x).center(width) for x in range(game_map.width))
+    cut_left, cut_right = first > 0, last < game_map.width - 1
+    left, right = "┊" if cut_left else "│", "┊" if cut_right else "│"
+    axis = (
+        " " * margin
+        + ("‹" if cut_left else " ")
+        + "".join(str(x).center(width) for x in range(first, last + 1))
+        + ("›" if cut_right else "")
+    )
     lines = [paint(axis, sgr(_AXIS_FG), colour)]
-    rule = "─" * (width * game_map.width)
+    rule = "─" * (width * (last - first + 1))
     lines.append(" " * margin + paint(f"┌{rule}┐", frame, colour))
     for y in range(game_map.height):
         blocks: list[list[str]] = []
-        for x in range(game_map.width):
+        for x in range(first, last + 1):
             pos = encode(x, y)
             label = labels.get((x, y))
             chip = pos in chips
@@ -223,28 +242,34 @@ def render_map(
             row_label = str(y).rjust(margin - 1) + " " if r == height // 2 else " " * margin
             lines.append(
                 paint(row_label, sgr(_AXIS_FG), colour)
-                + paint("│", frame, colour)
+                + paint(left, frame, colour)
                 + "".join(b[r] for b in blocks)
-                + paint("│", frame, colour)
+                + paint(right, frame, colour)
             )
     lines.append(" " * margin + paint(f"└{rule}┘", frame, colour))
     return lines
 
 
+def map_columns(
+    game: Game,
+    labels: Mapping[tuple[int, int], str],
+    size: tuple[int, int],
+    width: int,
+) -> tuple[int, int]:
+    """The columns (first, last) of the map that :func:`render_map` fits in ``width`` characters
+    at tile ``size``, around the action (:func:`~.render.columns_around`)."""
+    game_map: GameMap = game.map
+    margin = len(str(game_map.height - 1)) + 1
+    count = (width - margin - 2) // size[0]
+    return columns_around(game, labels, 0, game_map.width - 1, count)
+
+
 def map_legend(game: Game, colour: bool = True) -> list[str]:
-    """What the map's symbols mean, and (with Map-Chips) the chips in front of each seat."""
+    """What the map's symbols mean (the chips each seat holds are in the Map-Chips panel)."""
     grapes = "  ".join(
-        paint(grape_initial(g), sgr(GRAPE_COLOURS[g], bold=True), colour) + f" {g}"
+        paint(grape_initial(g), sgr(GRAPE_COLOURS[g], bold=True), colour)
+        + f" {g.replace('-', ' ')}"
         for g in GRAPE_COLOURS
     )
-    lines = [f"towns: grape {grapes}   ● face-down map chip   ═ ║ large-city wall"]
-    chips = game.expansion("map-chips")
-    if chips is not None:
-        for seat, held in enumerate(chips.in_front):
-            text = " ".join(
-                paint(f"{grape_initial(c.colour)}{c.value}", sgr(GRAPE_COLOURS[c.colour]), colour)
-                for c in held
-            )
-            lines.append(f"{seat_letter(seat)} chips: {text or '-'}")
-        lines.append(f"chips left on the map: {len(chips.face_down)}, sold: {len(chips.sold)}")
-    return [line + (RESET if colour else "") for line in lines]
+    chip = "   ● face-down chip" if game.expansion("map-chips") is not None else ""
+    return [f"town grapes: {grapes}{chip}   ═ ║ city wall" + (RESET if colour else "")]

@@ -110,7 +110,10 @@ def _event_text(event: ScoreEvent, names: list[str]) -> str:
     if event.source == "city" or event.coats_of_arms:
         what.append(_plural(event.coats_of_arms, "coat") + " of arms")
     detail = {k: v for k, v in event.detail.items() if k != "value"}
-    what += [f"{key.replace('_', ' ')} {value}" for key, value in detail.items()]
+    for key, value in detail.items():
+        if key == "per_city":  # by seat: a pig makes its owner's rate 4 (D45)
+            value = ", ".join(f"{names[seat]} {rate}" for seat, rate in sorted(value.items()))
+        what.append(f"{key.replace('_', ' ')} {value}")
     if event.points:
         gains = ", ".join(f"{names[seat]} +{pts}" for seat, pts in sorted(event.points.items()))
     else:

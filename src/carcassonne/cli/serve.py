@@ -10,10 +10,13 @@ import resource
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import FAILURE, CommandError
 from .options import int_in, port, seconds_in
+
+if TYPE_CHECKING:
+    from ..web.addresses import AddressGroups
 
 #: connections accepted at most in one go (the listen backlog): those over a cap are refused
 #: and closed at once, but for an instant they too hold a file descriptor each
@@ -99,6 +102,30 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         type=float,
         default=7.0,
         help="days without a move after which an unfinished game ends; 0: never (default 7)",
+    )
+    limits.add_argument(
+        "--unclaimed-expiry-minutes",
+        type=float,
+        default=15.0,
+        metavar="MINUTES",
+        help="minutes after which a game nobody took up ends: no person moved in it and nobody "
+        "but its creator opened a seat's link; 0: only --expire-days (default 15)",
+    )
+    limits.add_argument(
+        "--ipv4-prefix",
+        type=int_in(8, 32),
+        default=32,
+        metavar="BITS",
+        help="IPv4 addresses sharing this many leading bits are one client for every "
+        "per-client limit (default 32: each address)",
+    )
+    limits.add_argument(
+        "--ipv6-prefix",
+        type=int_in(16, 128),
+        default=64,
+        metavar="BITS",
+        help="IPv6 addresses sharing this many leading bits are one client for every "
+        "per-client limit (default 64: one subscriber's network)",
     )
     limits.add_argument(
         "--max-connections",
@@ -206,6 +233,11 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
         raise CommandError(f"--bot-delay must be from 0 to 60 seconds, not {args.bot_delay}")
     if not 0 <= args.expire_days <= 36500:
         raise CommandError(f"--expire-days must be from 0 (never) to 36500, not {args.expire_days}")
+    if not 0 <= args.unclaimed_expiry_minutes <= 10080:
+        raise CommandError(
+            "--unclaimed-expiry-minutes must be from 0 (as any other game) to 10080, "
+            f"not {args.unclaimed_expiry_minutes}"
+        )
     for origin in args.allow_origin:
         if not valid_origin(origin):
             raise CommandError(
@@ -228,12 +260,21 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
             max_live_games=args.max_games,
             max_games_per_address=args.games_per_address,
             expire_after=args.expire_days * 86400 if args.expire_days else None,
+            expire_unclaimed_after=args.unclaimed_expiry_minutes * 60 or None,
+            address_groups=address_groups(args),
             allowed_origins=frozenset(args.allow_origin),
             allowed_hosts=allowed_hosts,
         )
     except StorageError as exc:
         raise CommandError(str(exc), FAILURE) from None
     return app, app.state.storage.name
+
+
+def address_groups(args: argparse.Namespace) -> AddressGroups:
+    """Which addresses are one client (``--ipv4-prefix``, ``--ipv6-prefix``)."""
+    from ..web.addresses import AddressGroups
+
+    return AddressGroups(args.ipv4_prefix, args.ipv6_prefix)
 
 
 def allowed_host_names(args: argparse.Namespace) -> frozenset[str]:
@@ -283,6 +324,7 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
     import uvicorn
 
     from ..web.connections import ConnectionGuard, ConnectionLimits, guarded_protocols
+    from ..web.headerlimits import MAX_HEADER_BYTES
     from ..web.protocol import MAX_MESSAGE_BYTES
 
     limits = ConnectionLimits(
@@ -291,7 +333,8 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
         header_timeout=args.header_timeout,
         body_timeout=args.body_timeout,
     )
-    http, ws = guarded_protocols(ConnectionGuard(limits, frozenset(args.trusted_proxy)))
+    guard = ConnectionGuard(limits, frozenset(args.trusted_proxy), address_groups(args))
+    http, ws = guarded_protocols(guard)
     return uvicorn.Config(
         app,
         http=http,
@@ -299,6 +342,8 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
         # uvicorn's default is 16 MiB, buffered before the app could refuse it; a frame larger
         # than the protocol allows is now refused from its header, before its payload is read
         ws_max_size=MAX_MESSAGE_BYTES,
+        # a head arriving in pieces is bounded by h11 itself, a whole one by the app
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
         timeout_keep_alive=args.idle_timeout,
         proxy_headers=bool(args.trusted_proxy),
         forwarded_allow_ips=list(args.trusted_proxy),

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import reprlib
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..options import DEFAULT_ON, SWITCHES
+from ..quoting import short_repr
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
@@ -165,15 +165,6 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = _SHORT.maxother = 40
-
-
-def _short_repr(value: Any) -> str:
-    """``repr`` cut to a line, for quoting a sender's value back in an error."""
-    return _SHORT.repr(value)
-
-
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
@@ -214,7 +205,9 @@ def _tile_id(value: Any, where: str) -> str:
     try:
         tile_by_id(value)
     except KeyError:
-        raise RecordError(f"{where}: unknown tile {value!r} (ids look like 'base/E')") from None
+        raise RecordError(
+            f"{where}: unknown tile {short_repr(value)} (ids look like 'base/E')"
+        ) from None
     return value
 
 
@@ -223,7 +216,7 @@ def parse_record(data: Any) -> Record:
     # The format first: a file of another kind is named as such, not picked apart key by key.
     if isinstance(data, dict) and data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise RecordError(
-            f"record: 'format' must be {RECORD_FORMAT!r}, not {_short_repr(data['format'])}: "
+            f"record: 'format' must be {RECORD_FORMAT!r}, not {short_repr(data['format'])}: "
             "this is not a Carcassonne game record"
         )
     _keys(data, "record", _TOP_KEYS, ("format", "moves"))

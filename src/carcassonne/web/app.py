@@ -42,7 +42,9 @@ from .. import __version__
 from ..bots import BOT_NAMES, bot_parameters
 from ..formats.actions import action_to_json
 from . import replay
+from .addresses import DEFAULT_GROUPS, AddressGroups
 from .database import open_storage
+from .headerlimits import HeaderLimits
 from .protocol import (
     MAX_MESSAGE_BYTES,
     WEB_THINK_CHOICES,
@@ -59,6 +61,7 @@ from .rooms import (
     EXPIRE_AFTER,
     MAX_GAMES_PER_ADDRESS,
     MAX_LIVE_GAMES,
+    UNCLAIMED_EXPIRE_AFTER,
     Connection,
     GameServer,
     Room,
@@ -96,6 +99,8 @@ HTTP_STATUS = {
 LOCAL_HOST_NAMES = frozenset({"localhost"})
 #: in the allowed host names: any name at all (the check is left to a proxy in front)
 ANY_HOST = "*"
+#: answers holding a seat's secrets (its links, its view): no cache or proxy may keep them
+PRIVATE = {"cache-control": "no-store"}
 #: methods that change nothing, which a page of another site may send (and not read the answer)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -135,7 +140,8 @@ class CrossSiteGuard:
     A browser sends a form or a ``text/plain`` POST to any site without asking it first, and
     opens a websocket to any site, so without this a page elsewhere could create games, upload
     records or play from its visitors' browsers. Such a request carries an ``Origin`` header: it
-    must name this server (the ``Host`` the browser connected to) or an allowed origin
+    must name this server (the ``Host`` the browser connected to, by the scheme it connected
+    with: an ``http://`` page is not of an ``https://`` server's origin) or an allowed origin
     (``carcassonne serve --allow-origin``); and a request that changes something must have a
     JSON body (``application/json``), which no page can send to another site unasked. Clients
     that are not browsers send no ``Origin`` and are not affected.
@@ -179,19 +185,16 @@ class CrossSiteGuard:
             # said to the operator, who may have to name it with --allowed-host; the client is
             # told nothing of the names this server answers to
             log.warning("refused a request for the host %r (see --allowed-host)", host[:100])
-            return ProtocolError("this server does not answer to this host name", "unknown-host")
+            return ProtocolError.of("unknown_host")
         origin = headers.get("origin")
-        if origin is not None and not self._allowed(origin, headers.get("host", "")):
-            return ProtocolError(
-                "requests from pages of other web sites are not accepted", "forbidden-origin"
-            )
+        if origin is not None and not self._allowed(
+            origin, headers.get("host", ""), scope.get("scheme", "http")
+        ):
+            return ProtocolError.of("foreign_origin")
         if scope["type"] == "http" and scope["method"] not in SAFE_METHODS:
             media_type = headers.get("content-type", "").partition(";")[0].strip().lower()
             if media_type != "application/json":
-                return ProtocolError(
-                    "the request body must be JSON, sent with Content-Type: application/json",
-                    "bad-content-type",
-                )
+                return ProtocolError.of("bad_content_type")
         return None
 
     def _host_allowed(self, host: str) -> bool:
@@ -202,11 +205,15 @@ class CrossSiteGuard:
             return False
         return name in self.allowed_hosts or is_ip_address(name)
 
-    def _allowed(self, origin: str, host: str) -> bool:
+    def _allowed(self, origin: str, host: str, scheme: str) -> bool:
         origin = origin.lower()
-        return origin in self.allowed_origins or (
-            bool(host) and urlsplit(origin).netloc == host.lower()
-        )
+        if origin in self.allowed_origins:
+            return True
+        # the scheme the client reached this server by (a websocket's ws/wss is its page's
+        # http/https; behind a --trusted-proxy, the one the proxy was reached by)
+        page_scheme = "https" if scheme in ("https", "wss") else "http"
+        parts = urlsplit(origin)
+        return bool(host) and parts.scheme == page_scheme and parts.netloc == host.lower()
 
 
 def normal_host_name(name: str) -> str:
@@ -248,15 +255,16 @@ def host_name(host: str) -> str | None:
 class RateLimited(ProtocolError):
     """Too many requests of one kind from one client; ``wait`` seconds until the next is let in."""
 
-    def __init__(self, message: str, wait: float) -> None:
-        super().__init__(message, "rate-limited")
+    def __init__(self, per_minute: float, wait: float) -> None:
+        refused = ProtocolError.of("rate_limited", per_minute=per_minute, wait=retry_after(wait))
+        super().__init__(str(refused), refused.code, reason=refused.reason, params=refused.params)
         self.wait = wait
 
 
 def error_response(exc: ProtocolError) -> JSONResponse:
     headers = {"retry-after": retry_after(exc.wait)} if isinstance(exc, RateLimited) else None
     return JSONResponse(
-        {"error": exc.code, "message": str(exc)},
+        {"error": exc.code, **exc.to_json()},
         status_code=HTTP_STATUS.get(exc.code, 409),
         headers=headers,
     )
@@ -270,7 +278,7 @@ def _server(request: Request | WebSocket) -> GameServer:
 async def _room(request: Request) -> Room:
     room = await _server(request).get(request.path_params["game_id"])
     if room is None:
-        raise ProtocolError("there is no game with this id", "not-found")
+        raise ProtocolError.of("no_such_game")
     return room
 
 
@@ -280,14 +288,14 @@ def _bearer(request: Request) -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ProtocolError("Authorization must be 'Bearer <token>'", "unauthorised")
+        raise ProtocolError.of("bad_authorization")
     return token.strip()
 
 
 async def _json_body(request: Request) -> Any:
     """The request's JSON, read no further than :data:`MAX_BODY_BYTES` (a huge upload is cut
     off as it arrives, not held in memory first)."""
-    too_large = ProtocolError(f"the request is larger than {MAX_BODY_BYTES} bytes", "too-large")
+    too_large = ProtocolError.of("too_large", max=MAX_BODY_BYTES)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise too_large
@@ -317,24 +325,26 @@ def _api(handler: Any, limit: str | None = None) -> Any:
         except Exception:
             # Every answer of the API is its documented JSON, a server failure included.
             log.exception("failed on %s %s", request.method, request.url.path)
-            return error_response(ProtocolError("the server failed on this request", "server"))
+            return error_response(ProtocolError.of("server_failed"))
 
     return endpoint
 
 
+def client_key(request: Request | WebSocket) -> str:
+    """Who the client is for every per-client limit: its address's group (an IPv6 /64 is one
+    client: :mod:`.addresses`). Clients are told apart by address only: behind a proxy they
+    are one client, unless ``carcassonne serve --trusted-proxy`` names the proxy."""
+    groups: AddressGroups = request.app.state.address_groups
+    return groups.key(request.client.host if request.client else "")
+
+
 def _check_rate(request: Request | WebSocket, limit: str) -> None:
     """Spend one of the client's tokens for ``limit`` or refuse the request (before its body is
-    read). Clients are told apart by address only: behind a proxy they share one bucket, unless
-    ``carcassonne serve --trusted-proxy`` names the proxy."""
+    read)."""
     buckets: TokenBuckets = request.app.state.limits[limit]
-    wait = buckets.take(request.client.host if request.client else "")
+    wait = buckets.take(client_key(request))
     if wait:
-        per_minute = buckets.limit.per_minute
-        raise RateLimited(
-            f"too many requests of this kind (at most {per_minute:g} a minute); "
-            f"try again in {retry_after(wait)} s",
-            wait,
-        )
+        raise RateLimited(buckets.limit.per_minute, wait)
 
 
 async def index(request: Request) -> Response:
@@ -369,18 +379,17 @@ async def tiles(request: Request) -> Response:
 async def create_game(request: Request) -> Response:
     data = await _json_body(request)
     if not isinstance(data, dict):
-        raise ProtocolError("the request must be a JSON object")
+        raise ProtocolError.of("request_not_object")
     unknown = set(data) - {"seats", "options", "hotseat"}
     if unknown:
-        raise ProtocolError(f"unknown keys {sorted(unknown)}")
+        raise ProtocolError.of("request_unknown_keys", keys=sorted(unknown))
     seats = parse_seats(data.get("seats"))
     options = parse_options(data.get("options"), len(seats))
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
-        raise ProtocolError("'hotseat' must be true or false")
-    creator = request.client.host if request.client else ""
-    room, links = await _server(request).create(seats, options, hotseat, creator)
-    return JSONResponse({**links, "game": room.public_info()}, status_code=201)
+        raise ProtocolError.of("hotseat_not_boolean")
+    room, links = await _server(request).create(seats, options, hotseat, client_key(request))
+    return JSONResponse({**links, "game": room.public_info()}, status_code=201, headers=PRIVATE)
 
 
 async def game_info(request: Request) -> Response:
@@ -390,7 +399,8 @@ async def game_info(request: Request) -> Response:
 async def game_state(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
-    return JSONResponse({**room.welcome(principal), **room.state(principal)})
+    await _server(request).opened(room, principal, client_key(request))
+    return JSONResponse({**room.welcome(principal), **room.state(principal)}, headers=PRIVATE)
 
 
 async def game_actions(request: Request) -> Response:
@@ -398,16 +408,18 @@ async def game_actions(request: Request) -> Response:
     room = await _room(request)
     principal = room.authorise(_bearer(request))
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
-        raise ProtocolError('the request must be {"actions": [...], "ply": n}')
+        raise ProtocolError.of("actions_request")
     await room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
-    return JSONResponse(room.state(principal))
+    return JSONResponse(room.state(principal), headers=PRIVATE)
 
 
 def _encode(data: Any) -> bytes:
     return encode(data).encode("utf-8")
 
 
-async def _finished_game_answer(request: Request, kind: str, build: Callable[[Room], Any]) -> bytes:
+async def _finished_game_answer(
+    request: Request, kind: str, build: Callable[[Room], bytes]
+) -> bytes:
     """A finished game's record or replay, built once (in a worker thread, so that the event
     loop keeps serving while the game is replayed) and then answered from the cache."""
     cache: replay.ReplayCache = request.app.state.replays
@@ -415,13 +427,14 @@ async def _finished_game_answer(request: Request, kind: str, build: Callable[[Ro
     body = cache.get(key)
     if body is None:
         room = await _room(request)
-        body = await asyncio.to_thread(lambda: _encode(build(room)))
+        body = await asyncio.to_thread(build, room)
         cache.put(key, body)
     return body
 
 
 async def game_record(request: Request) -> Response:
-    body = await _finished_game_answer(request, "record", replay.record_of)
+    # the record file itself, which pages save as it is (docs/web.md: integers)
+    body = await _finished_game_answer(request, "record", replay.record_file)
     filename = f"carcassonne-{request.path_params['game_id']}.json"
     return Response(
         body,
@@ -431,7 +444,9 @@ async def game_record(request: Request) -> Response:
 
 
 async def game_replay(request: Request) -> Response:
-    body = await _finished_game_answer(request, "replay", replay.frames_of_room)
+    body = await _finished_game_answer(
+        request, "replay", lambda room: _encode(replay.frames_of_room(room))
+    )
     return Response(body, media_type="application/json")
 
 
@@ -462,8 +477,8 @@ async def _send_loop(websocket: WebSocket, conn: Connection) -> None:
         await websocket.send_text(text)
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def _error(exc: ProtocolError) -> dict[str, Any]:
+    return {"type": "error", "code": exc.code, **exc.to_json()}
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -475,13 +490,13 @@ async def game_socket(websocket: WebSocket) -> None:
     async def find_room() -> Room:
         room = await server.get(game_id)
         if room is None:
-            raise ProtocolError("there is no game with this id", "not-found")
+            raise ProtocolError.of("no_such_game")
         return room
 
     try:
         room = await find_room()
     except ProtocolError as exc:
-        await websocket.send_json(_error(exc.code, str(exc)))
+        await websocket.send_json(_error(exc))
         await websocket.close(code=4404 if exc.code == "not-found" else 4409)
         return
     conn: Connection | None = None
@@ -501,10 +516,10 @@ async def game_socket(websocket: WebSocket) -> None:
         try:
             asker.send(await room.hint(asker.principal, ply))
         except ProtocolError as exc:
-            asker.send(_error(exc.code, str(exc)))
+            asker.send(_error(exc))
         except Exception:
             log.exception("game %s: failed on a hint", room.id)
-            asker.send(_error("server", "the server failed on this hint"))
+            asker.send(_error(ProtocolError.of("hint_server_failed")))
 
     try:
         while True:
@@ -512,7 +527,7 @@ async def game_socket(websocket: WebSocket) -> None:
             try:
                 incoming = await asyncio.wait_for(websocket.receive(), timeout)
             except TimeoutError:
-                await websocket.send_json(_error("bad-message", "no hello received"))
+                await websocket.send_json(_error(ProtocolError.of("no_hello")))
                 await websocket.close(code=4400)
                 return
             if incoming["type"] == "websocket.disconnect":
@@ -524,30 +539,31 @@ async def game_socket(websocket: WebSocket) -> None:
                 # counted per client address, over all its connections
                 _check_rate(websocket, "message")
                 if text is None:
-                    raise ProtocolError("messages must be JSON text frames")
+                    raise ProtocolError.of("not_text_frame")
                 if len(text) > MAX_MESSAGE_BYTES:
-                    raise ProtocolError(f"message larger than {MAX_MESSAGE_BYTES} bytes")
+                    raise ProtocolError.of("message_too_large", max=MAX_MESSAGE_BYTES)
                 msg = parse_client_message(decode_json(text, "the message"))
                 kind = msg["type"]
                 if conn is None:
                     if kind != "hello":
-                        raise ProtocolError("the first message must be hello")
+                        raise ProtocolError.of("hello_first")
                     # Looked up again: while the client was silent, an unused room may have
                     # left memory; a connection holds its room there from now on.
                     room = await find_room()
                     principal = room.authorise(msg.get("token"))
+                    await server.opened(room, principal, client_key(websocket))
                     conn = Connection(principal)
                     sender = asyncio.create_task(_send_loop(websocket, conn))
                     room.join(conn)
                 elif kind == "hello":
-                    raise ProtocolError("hello was already received")
+                    raise ProtocolError.of("hello_again")
                 elif kind == "ping":
                     reply({"type": "pong"})
                 elif kind == "act":
                     await room.submit(conn.principal, msg["actions"], msg["ply"])
                 elif kind == "hint":
                     if hint_task is not None and not hint_task.done():
-                        raise ProtocolError("a hint is already on its way", "busy")
+                        raise ProtocolError.of("hint_busy")
                     hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
@@ -560,11 +576,11 @@ async def game_socket(websocket: WebSocket) -> None:
                         }
                     )
             except ProtocolError as exc:
-                error = _error(exc.code, str(exc))
+                error = _error(exc)
             except Exception:
                 # A server bug on one message must not end the connection or reveal internals.
                 log.exception("game %s: failed on a client message", room.id)
-                error = _error("server", "the server failed on this message")
+                error = _error(ProtocolError.of("message_failed"))
             else:
                 continue
             if conn is None:
@@ -598,6 +614,8 @@ def create_app(
     max_live_games: int = MAX_LIVE_GAMES,
     max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
     expire_after: float | None = EXPIRE_AFTER,
+    expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
+    address_groups: AddressGroups = DEFAULT_GROUPS,
     allowed_origins: frozenset[str] = frozenset(),
     allowed_hosts: frozenset[str] = LOCAL_HOST_NAMES,
     clock: Callable[[], float] = time.monotonic,
@@ -608,10 +626,12 @@ def create_app(
     ``limits`` are the per-client HTTP rate limits, ``max_live_games`` the unfinished games the
     server holds at once, ``max_games_per_address`` those one address may have created,
     ``expire_after`` the seconds without a move after which an unfinished game ends (None:
-    never); ``allowed_origins`` the origins of other sites' pages that may use the API
-    and ``allowed_hosts`` the host names it answers to besides IP addresses (``"*"``: any;
-    :class:`CrossSiteGuard`); ``clock`` (monotonic seconds) drives the rate limits, for
-    tests."""
+    never), ``expire_unclaimed_after`` those after which a game nobody took up ends (no person
+    moved, nobody but its creator opened a seat; None: as any other); ``address_groups`` which
+    addresses are one client for every per-client limit; ``allowed_origins`` the origins of
+    other sites' pages that may use the API and ``allowed_hosts`` the host names it answers to
+    besides IP addresses (``"*"``: any; :class:`CrossSiteGuard`); ``clock`` (monotonic
+    seconds) drives the rate limits, for tests."""
     if storage is None:
         storage = open_storage(db if db is not None else default_db_path())
     server = GameServer(
@@ -620,6 +640,7 @@ def create_app(
         max_live_games=max_live_games,
         max_games_per_address=max_games_per_address,
         expire_after=expire_after,
+        expire_unclaimed_after=expire_unclaimed_after,
     )
     limits = limits or RateLimits()
 
@@ -647,11 +668,13 @@ def create_app(
     ]
     middleware = [
         Middleware(SecurityHeaders),
+        Middleware(HeaderLimits),
         Middleware(CrossSiteGuard, allowed_origins=allowed_origins, allowed_hosts=allowed_hosts),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.server = server
     app.state.storage = storage
+    app.state.address_groups = address_groups
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
         for name in ("create", "replay", "action", "message", "read")

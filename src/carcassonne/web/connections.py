@@ -24,6 +24,9 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from .addresses import DEFAULT_GROUPS, AddressGroups
+from .errors import ProtocolError
+
 log = logging.getLogger("carcassonne.web")
 
 #: seconds a websocket client has to answer the server's close before the connection is cut
@@ -37,7 +40,8 @@ class ConnectionLimits:
 
     #: connections open at once, all clients together
     max_connections: int = 2000
-    #: connections open at once from one client address (a trusted proxy is not capped)
+    #: connections open at once from one client (an address group: :mod:`.addresses`; a
+    #: trusted proxy is not capped)
     max_per_address: int = 100
     #: seconds a client has to send a request's line and headers, from connecting (or from
     #: the end of its previous response)
@@ -53,12 +57,18 @@ class ConnectionLimits:
 
 
 class ConnectionGuard:
-    """Counts the open connections of one server, per client address and in total."""
+    """Counts the open connections of one server, per client (address group) and in total."""
 
-    def __init__(self, limits: ConnectionLimits, uncapped: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        limits: ConnectionLimits,
+        uncapped: frozenset[str] = frozenset(),
+        groups: AddressGroups = DEFAULT_GROUPS,
+    ) -> None:
         self.limits = limits
         #: addresses with no cap of their own (trusted proxies: every client comes through them)
         self.uncapped = uncapped
+        self.groups = groups
         self._open: dict[asyncio.BaseTransport, str] = {}
         self._per_address: Counter[str] = Counter()
         #: connections refused so far (for the operator; the log is rate-limited)
@@ -67,18 +77,19 @@ class ConnectionGuard:
     def __len__(self) -> int:
         return len(self._open)
 
-    def admit(self, transport: asyncio.BaseTransport, address: str) -> str | None:
+    def admit(self, transport: asyncio.BaseTransport, address: str) -> ProtocolError | None:
         """Count a new connection, or say why it is refused (and do not count it)."""
+        client = address if address in self.uncapped else self.groups.key(address)
         if len(self._open) >= self.limits.max_connections:
-            reason = "the server has too many connections open"
+            reason = ProtocolError.of("too_many_connections")
         elif (
             address not in self.uncapped
-            and self._per_address[address] >= self.limits.max_per_address
+            and self._per_address[client] >= self.limits.max_per_address
         ):
-            reason = "too many connections from this address"
+            reason = ProtocolError.of("too_many_from_address")
         else:
-            self._open[transport] = address
-            self._per_address[address] += 1
+            self._open[transport] = client
+            self._per_address[client] += 1
             return None
         self.refused += 1
         return reason
@@ -92,8 +103,8 @@ class ConnectionGuard:
                 del self._per_address[address]
 
 
-def _refusal(reason: str) -> bytes:
-    body = json.dumps({"error": "too-many-connections", "message": reason}).encode()
+def _refusal(reason: ProtocolError) -> bytes:
+    body = json.dumps({"error": reason.code, **reason.to_json()}).encode()
     head = (
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\nretry-after: 10\r\nconnection: close\r\n\r\n"

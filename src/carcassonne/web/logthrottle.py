@@ -4,7 +4,10 @@ Clients can make the server log (a refused connection, a malformed request, the 
 file descriptors: once 625,275 lines in 40 s), so ``carcassonne serve`` lets through at most a
 few records of each kind per window and then says how many it dropped. A kind is the logger and
 the message *template* (before its ``%`` arguments are filled in), so a flood of one kind never
-hides the first line of another.
+hides the first line of another. Counting records bounds bytes only if records are bounded too:
+a client's value quoted in one (a 1.9 MB "tile id", once, in a traceback per request) would
+otherwise make each of them huge, so a record is cut to :data:`MAX_RECORD_CHARS`, keeping its
+beginning and its end (where a traceback names the error).
 """
 
 from __future__ import annotations
@@ -12,6 +15,26 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+
+#: characters of one log record at most, its traceback included
+MAX_RECORD_CHARS = 4000
+
+
+class BoundedFormatter(logging.Formatter):
+    """A formatter whose records are at most ``max_chars`` long: a longer one keeps its first
+    and last halves, and says how much was left out between them."""
+
+    def __init__(self, fmt: str, max_chars: int = MAX_RECORD_CHARS) -> None:
+        super().__init__(fmt)
+        self.max_chars = max_chars
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        if len(text) <= self.max_chars:
+            return text
+        half = self.max_chars // 2
+        left_out = len(text) - 2 * half
+        return f"{text[:half]} [... {left_out} characters not logged ...] {text[-half:]}"
 
 
 class LogThrottle(logging.Filter):
@@ -57,6 +80,6 @@ def throttled_handler(level: int = logging.WARNING) -> logging.Handler:
     """The handler ``carcassonne serve`` logs through: standard error, rate-limited."""
     handler = logging.StreamHandler()
     handler.setLevel(level)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(BoundedFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(LogThrottle())
     return handler

@@ -35,6 +35,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
 from .storage import (
+    CLAIMED_MIGRATION,
     FINISHED,
     HINTS_MIGRATION,
     SCHEMA_VERSION,
@@ -68,7 +69,7 @@ _SCHEMA = schema_sql("DOUBLE PRECISION")
 
 #: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
 #: one PostgreSQL had; each later change of the schema adds its step here and to SQLite's)
-_MIGRATIONS = {3: HINTS_MIGRATION}
+_MIGRATIONS = {3: HINTS_MIGRATION, 4: CLAIMED_MIGRATION}
 
 
 def _placeholders(sql: str) -> str:
@@ -132,9 +133,13 @@ class PostgresStorage(Storage):
         )
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            self._check_writable()
         except psycopg.Error as exc:
             self._pool.close()
             raise StorageError(f"{self.name}: cannot open games database: {_reason(exc)}") from None
+        except StorageError:
+            self._pool.close()
+            raise
 
     def _bring_up_to_date(self, conn: psycopg.Connection[Any]) -> None:
         """Create the tables or migrate them, one process at a time."""
@@ -261,3 +266,6 @@ def _reason(exc: psycopg.Error) -> str:
 
 def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.execute("SELECT set_config('statement_timeout', %s, false)", (str(STATEMENT_TIMEOUT_MS),))
+    # A commit returns once its WAL is flushed, whatever the database's own default (an
+    # operator's synchronous_commit=off would lose acknowledged moves in a power failure).
+    conn.execute("SELECT set_config('synchronous_commit', 'on', false)")

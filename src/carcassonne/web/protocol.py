@@ -11,15 +11,20 @@ seat must not know (the seed, an explicit stack, another seat's chip) leaves the
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from typing import Any
 
+from ..actions import PlaceFigure, PlaceTile
+from ..board import encode
 from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
-from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
+from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
+from ..quoting import short_repr
+from .errors import ProtocolError
 
 MAX_MESSAGE_BYTES = 64 * 1024
 #: a tile placement and the figure action after it (see Room.submit: longer batches could probe
@@ -27,7 +32,12 @@ MAX_MESSAGE_BYTES = 64 * 1024
 MAX_ACTIONS_PER_MESSAGE = 2
 MAX_NAME_LENGTH = 24
 MAX_STACK = 400
-MAX_SEED = 2**63 - 1
+#: the largest integer a browser's numbers hold exactly (JavaScript's Number.MAX_SAFE_INTEGER):
+#: every integer the protocol carries, either way, lies within ±this (docs/web.md)
+MAX_SAFE_INTEGER = 2**53 - 1
+#: seeds a client may choose and the server draws: a page rounds any larger one it reads, and
+#: a record saved from such a page would then replay another shuffle
+MAX_SEED = MAX_SAFE_INTEGER
 MAX_PLY = 10**6
 SEAT_KINDS = ("human", "bot")
 #: think times a web client may give a bot (seconds per decision)
@@ -36,45 +46,73 @@ MIN_WEB_THINK, MAX_WEB_THINK = 0.1, 2.0
 WEB_THINK_CHOICES = (0.5, 1.0, 2.0)
 
 
-class ProtocolError(ValueError):
-    """A malformed request; ``code`` is a stable machine-readable name for clients."""
-
-    def __init__(self, message: str, code: str = "bad-message") -> None:
-        super().__init__(message)
-        self.code = code
+#: the escape of a UTF-16 surrogate (``\ud800`` to ``\udfff``), in text and in bytes
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def decode_json(data: str | bytes, what: str) -> Any:
     """``data`` parsed as JSON. Whatever the parser refuses (bad syntax or encoding, a number
     with more digits than Python converts, nesting deeper than its recursion limit) is a
-    :class:`ProtocolError` naming ``what``, never a server failure."""
+    :class:`ProtocolError` naming ``what``, never a server failure; so is text that is not
+    Unicode (:func:`_refuse_lone_surrogates`)."""
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
-        raise ProtocolError(f"{what} is nested too deeply") from None
+        raise ProtocolError.of("nested_too_deeply", what=what) from None
     except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, too many digits
-        raise ProtocolError(f"{what} is not JSON: {exc}") from None
+        raise ProtocolError.of("not_json", what=what, detail=str(exc)) from None
+    if isinstance(data, bytes):
+        escaped = _SURROGATE_ESCAPE_BYTES.search(data) is not None
+    else:
+        escaped = _SURROGATE_ESCAPE.search(data) is not None
+    if escaped:
+        _refuse_lone_surrogates(value, what)
+    return value
+
+
+def _refuse_lone_surrogates(value: Any, what: str) -> None:
+    """JSON lets a string escape half of a UTF-16 pair alone (``"\\ud800"``), which is no
+    character: it could be neither stored nor sent on (UTF-8 has no encoding for it), and a
+    game created with one in a seat name was stored, then failed on every answer. Such text is
+    refused as bad input, before anything looks at it. (A pair that belongs together is one
+    character once parsed; only escapes make surrogates, so only text with one is searched.)"""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ProtocolError.of("lone_surrogate", what=what) from None
 
 
 def _expect_object(data: Any, what: str, allowed: set[str]) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ProtocolError(f"{what} must be a JSON object, not {type(data).__name__}")
+        raise ProtocolError.of("not_an_object", what=what, type=type(data).__name__)
     unknown = set(data) - allowed
     if unknown:
-        raise ProtocolError(f"{what} has unknown keys {sorted(unknown)}")
+        raise ProtocolError.of("unknown_keys", what=what, keys=sorted(unknown))
     return data
 
 
 def _bool(data: dict[str, Any], key: str, what: str, default: bool = False) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
-        raise ProtocolError(f"{what}: {key!r} must be true or false")
+        raise ProtocolError.of("not_boolean", what=what, key=key)
     return value
 
 
-def _int(value: Any, what: str, low: int, high: int) -> int:
+def _int(value: Any, key: str, low: int, high: int, what: str = "options") -> int:
+    """``value`` of the field ``key`` (of ``what``, if any) as a whole number in range."""
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ProtocolError(f"{what} must be a whole number from {low} to {high}")
+        field = f"{what}: {key!r}" if what else repr(key)
+        raise ProtocolError.of("not_in_range", what=field, key=key, low=low, high=high)
     return value
 
 
@@ -114,7 +152,7 @@ def seat_public(index: int, name: str, kind: str, bot: str | None) -> dict[str, 
     }
 
 
-def parse_bot_seat(spec: Any, what: str) -> str:
+def parse_bot_seat(spec: Any, seat: int) -> str:
     """A bot seat's spec from a client, in canonical form.
 
     Clients may choose the bot and, for the bots that think, a think time of at most
@@ -122,43 +160,41 @@ def parse_bot_seat(spec: Any, what: str) -> str:
     server's CPU is shared by every game on it).
     """
     if not isinstance(spec, str):
-        raise ProtocolError(f"{what}: 'bot' must be one of {', '.join(BOT_NAMES)}")
+        raise ProtocolError.of("seat_bot_unknown", seat=seat, bots=", ".join(BOT_NAMES))
     try:
         name, arguments = bot_arguments(spec)
     except ValueError as exc:
-        raise ProtocolError(f"{what}: {exc}") from None
+        raise ProtocolError.of("seat_bot_spec", seat=seat, detail=str(exc)) from None
     extra = sorted(set(arguments) - {"seconds"})
     if extra:
-        raise ProtocolError(f"{what}: a web game's bot takes only 'seconds', not {extra[0]!r}")
+        raise ProtocolError.of("seat_bot_argument", seat=seat, argument=extra[0])
     seconds = arguments.get("seconds")
     if seconds is not None and not MIN_WEB_THINK <= seconds <= MAX_WEB_THINK:
-        raise ProtocolError(
-            f"{what}: a bot's think time must be {MIN_WEB_THINK} to {MAX_WEB_THINK} seconds"
-        )
+        raise ProtocolError.of("seat_think_time", seat=seat, low=MIN_WEB_THINK, high=MAX_WEB_THINK)
     return check_bot_spec(spec)
 
 
 def parse_seats(data: Any) -> list[dict[str, Any]]:
     """``[{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}]`` → seat records."""
     if not isinstance(data, list) or not MIN_PLAYERS <= len(data) <= MAX_PLAYERS:
-        raise ProtocolError(f"'seats' must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats")
+        raise ProtocolError.of("seat_count", low=MIN_PLAYERS, high=MAX_PLAYERS)
     seats = []
     for i, raw in enumerate(data):
         what = f"seat {i + 1}"
         seat = _expect_object(raw, what, {"kind", "bot", "name"})
         kind = seat.get("kind")
         if kind not in SEAT_KINDS:
-            raise ProtocolError(f"{what}: 'kind' must be 'human' or 'bot'")
+            raise ProtocolError.of("seat_kind", seat=i + 1)
         bot = seat.get("bot")
         if kind == "bot":
-            bot = parse_bot_seat(bot, what)
+            bot = parse_bot_seat(bot, i + 1)
         elif bot is not None:
-            raise ProtocolError(f"{what}: only a bot seat has a 'bot'")
+            raise ProtocolError.of("seat_not_bot", seat=i + 1)
         name = seat.get("name")
         if name is None:
             name = ""
         if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
-            raise ProtocolError(f"{what}: 'name' must be text of at most {MAX_NAME_LENGTH} chars")
+            raise ProtocolError.of("seat_name", seat=i + 1, max=MAX_NAME_LENGTH)
         name = name.strip() or default_seat_name(i, kind, bot)
         seats.append({"kind": kind, "bot": bot, "name": name})
     return seats
@@ -196,7 +232,7 @@ def parse_options(data: Any, players: int) -> GameOptions:
     check_map(game_map, "bad-options")
     seed = opts.get("seed")
     if seed is not None:
-        seed = _int(seed, "options: 'seed'", 0, MAX_SEED)
+        seed = _int(seed, "seed", 0, MAX_SEED)
     stack = opts.get("stack")
     if stack is not None:
         if (
@@ -204,12 +240,12 @@ def parse_options(data: Any, players: int) -> GameOptions:
             or len(stack) > MAX_STACK
             or not all(isinstance(t, str) for t in stack)
         ):
-            raise ProtocolError(f"options: 'stack' must be a list of at most {MAX_STACK} tile ids")
+            raise ProtocolError.of("stack_option", max=MAX_STACK)
         stack = tuple(stack)
     meeples = opts.get("meeples")
     if meeples is not None:
-        meeples = _int(meeples, "options: 'meeples'", 1, 20)
-    copies = _int(opts.get("copies", 1), "options: 'copies'", 1, MAX_COPIES)
+        meeples = _int(meeples, "meeples", 1, 20)
+    copies = _int(opts.get("copies", 1), "copies", 1, MAX_COPIES)
     starts = opts.get("start_squares")
     if starts is not None:
         if (
@@ -217,7 +253,7 @@ def parse_options(data: Any, players: int) -> GameOptions:
             or len(starts) != 2
             or not all(isinstance(s, str) for s in starts)
         ):
-            raise ProtocolError("options: 'start_squares' must be a list of two square names")
+            raise ProtocolError.of("start_squares_option")
         starts = tuple(starts)
     return GameOptions(
         players=players,
@@ -245,7 +281,7 @@ def check_map(name: Any, code: str) -> None:
     """Only the bundled maps, by name: a map may also be a file path, which no client may pick."""
     if name is not None and (not isinstance(name, str) or name not in bundled_maps()):
         known = ", ".join(bundled_maps())
-        raise ProtocolError(f"cannot set up this game: unknown map {name!r} (maps: {known})", code)
+        raise ProtocolError.of("unknown_map", code, map=short_repr(name), maps=known)
 
 
 def options_to_json(options: GameOptions, seed_chosen: bool = False) -> dict[str, Any]:
@@ -285,13 +321,13 @@ def public_options(options: GameOptions, seed_chosen: bool = False) -> dict[str,
 def parse_client_message(data: Any) -> dict[str, Any]:
     """Check a websocket message's shape; actions are decoded to engine actions in ``actions``."""
     if not isinstance(data, dict):
-        raise ProtocolError("a message must be a JSON object")
+        raise ProtocolError.of("message_not_object")
     kind = data.get("type")
     if kind == "hello":
         msg = _expect_object(data, "hello", {"type", "token"})
         token = msg.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > 200):
-            raise ProtocolError("hello: 'token' must be a string or null")
+            raise ProtocolError.of("hello_token")
         return msg
     if kind == "ping":
         return _expect_object(data, "ping", {"type"})
@@ -305,28 +341,26 @@ def parse_client_message(data: Any) -> dict[str, Any]:
         msg = _expect_object(data, "preview", {"type", "action", "ply"})
         (action,) = parse_actions([msg.get("action")])
         return {"type": "preview", "action": action, "ply": parse_ply(msg)}
-    raise ProtocolError(
-        f"unknown message type {kind!r} (expected hello, act, preview, hint or ping)"
-    )
+    raise ProtocolError.of("unknown_message_type", type=kind)
 
 
 def parse_ply(data: dict[str, Any]) -> int:
     """The ``ply`` an action answers: required, so that a captured message cannot be played
     again later (the game has moved on and refuses it as stale)."""
-    return _int(data.get("ply"), "'ply'", 0, MAX_PLY)
+    return _int(data.get("ply"), "ply", 0, MAX_PLY, what="")
 
 
 def parse_actions(data: Any) -> list[Any]:
     if not isinstance(data, list) or not 1 <= len(data) <= MAX_ACTIONS_PER_MESSAGE:
-        raise ProtocolError(f"'actions' must be a list of 1 to {MAX_ACTIONS_PER_MESSAGE} actions")
+        raise ProtocolError.of("action_count", max=MAX_ACTIONS_PER_MESSAGE)
     actions = []
     for i, raw in enumerate(data):
         try:
             actions.append(action_from_json(raw))
         except ActionFormatError as exc:
-            raise ProtocolError(f"action {i + 1}: {exc}") from None
+            raise ProtocolError.of("bad_action", action=i + 1, detail=str(exc)) from None
         except (TypeError, ValueError) as exc:
-            raise ProtocolError(f"action {i + 1}: malformed ({exc})") from None
+            raise ProtocolError.of("malformed_action", action=i + 1, detail=str(exc)) from None
     return actions
 
 
@@ -345,3 +379,36 @@ def public_event(event: Event) -> dict[str, Any]:
         data["event"] = data.pop("type")
         data["type"] = "event"
     return data
+
+
+def public_placements(game: Game) -> list[dict[str, Any]]:
+    """Every tile placed by a seat, with the figure put on it, for the move log.
+
+    ``turn`` matches the events' (a tile's own turn count is taken before it is placed), so the
+    log can interleave the two; ``ply`` is the placement's index in the history (the figure's is
+    the next), so a replay shows each move from its own step.  Only placements and figures are
+    told: everything else a seat decides is an event already (a bet placed, face down; wine sold
+    or kept), and a bet's chip is hidden, so it never appears here.
+    """
+    placements: list[dict[str, Any]] = []
+    previous = None
+    for ply, (_seat, action) in enumerate(game.history):
+        if isinstance(action, PlaceTile):
+            placed = game.board[encode(action.x, action.y)]
+            placements.append(
+                {
+                    "ply": ply,
+                    "turn": placed.turn + 1,
+                    "seat": placed.seat,
+                    "tile": placed.tile.id,
+                    "x": action.x,
+                    "y": action.y,
+                    "rotation": action.rotation,
+                    "figure": None,
+                }
+            )
+        elif isinstance(action, PlaceFigure) and isinstance(previous, PlaceTile):
+            # the figure step comes right after its tile (a figure goes on the tile just placed)
+            placements[-1]["figure"] = {"figure": action.figure, "location": action.location}
+        previous = action
+    return placements

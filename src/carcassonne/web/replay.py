@@ -21,7 +21,13 @@ from collections import OrderedDict
 from typing import Any
 
 from ..formats.actions import action_to_json
-from ..formats.record import RecordError, read_record, record_from_game, replay_record
+from ..formats.record import (
+    RecordError,
+    dumps_record,
+    read_record,
+    record_from_game,
+    replay_record,
+)
 from ..game import Game, GameOptions, GameSummary
 from .protocol import (
     MAX_NAME_LENGTH,
@@ -30,6 +36,7 @@ from .protocol import (
     default_seat_name,
     public_event,
     public_options,
+    public_placements,
     seat_public,
 )
 from .rooms import SEAT_COLOURS, Room, board_info
@@ -70,9 +77,7 @@ class ReplayCache:
 
 def _require_finished(room: Room) -> None:
     if not room.game.is_over:
-        raise ProtocolError(
-            "the game is not finished: its record would reveal the draw order", "not-finished"
-        )
+        raise ProtocolError.of("not_finished")
 
 
 def _record_seats(room: Room) -> list[dict[str, str]]:
@@ -86,6 +91,11 @@ def record_of(room: Room) -> dict[str, Any]:
     return record_from_game(room.game, _record_seats(room))
 
 
+def record_file(room: Room) -> bytes:
+    """The record as ``carcassonne simulate --save-records`` writes it: one move a line."""
+    return dumps_record(record_of(room)).encode("utf-8")
+
+
 def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
     seats = [seat_public(i, s["name"], s["kind"], s["bot"]) for i, s in enumerate(room.seats)]
@@ -94,22 +104,25 @@ def frames_of_room(room: Room) -> dict[str, Any]:
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ProtocolError.of("record_not_object")
     try:
-        record = read_record(data) if isinstance(data, dict) else None
-        if record is None:
-            raise RecordError("a record must be a JSON object")
-        if len(record.moves) > MAX_REPLAY_ACTIONS:
-            raise RecordError(f"a record may have at most {MAX_REPLAY_ACTIONS} moves")
-        for i, seat in enumerate(record.seats):
-            # the lobby's limit: a name is drawn in the score panel and every log line
-            if seat.name is not None and len(seat.name) > MAX_NAME_LENGTH:
-                raise RecordError(f"seat {i + 1}: a name has at most {MAX_NAME_LENGTH} characters")
-        # The server's own limit: the bundled maps only (a record's map may be a file path).
-        # The record format bounds the copies (MAX_COPIES), which bounds the frames' size.
-        check_map(record.options.map, "bad-record")
+        record = read_record(data)
+    except RecordError as exc:
+        raise ProtocolError.of("bad_record", detail=str(exc)) from None
+    if len(record.moves) > MAX_REPLAY_ACTIONS:
+        raise ProtocolError.of("record_too_long", max=MAX_REPLAY_ACTIONS)
+    for i, seat in enumerate(record.seats):
+        # the lobby's limit: a name is drawn in the score panel and every log line
+        if seat.name is not None and len(seat.name) > MAX_NAME_LENGTH:
+            raise ProtocolError.of("record_seat_name", seat=i + 1, max=MAX_NAME_LENGTH)
+    # The server's own limit: the bundled maps only (a record's map may be a file path).
+    # The record format bounds the copies (MAX_COPIES), which bounds the frames' size.
+    check_map(record.options.map, "bad-record")
+    try:
         game = replay_record(record)
     except RecordError as exc:
-        raise ProtocolError(f"cannot replay this record: {exc}", "bad-record") from None
+        raise ProtocolError.of("bad_record", detail=str(exc)) from None
     seats = []
     for i, seat in enumerate(record.seats):
         # A record names a bot seat's kind by the bot ("greedy"); an unnamed seat gets the
@@ -233,6 +246,7 @@ def frames(
             "board": board_info(game),
         },
         "frames": out,
+        "placements": public_placements(game),
         "summary": {
             "scores": summary.scores,
             "by_source": summary.by_source,

@@ -43,9 +43,12 @@ from typing import Any
 
 from ..board import decode
 from ..bots import check_bot_spec, make_bot
+from ..bots.expert import HINT_BOT, HINT_COUNT
 from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSetupError, GameSummary, IllegalAction
+from ..tiles import EDGE_NAMES
 from . import botworker
+from .errors import illegal
 from .protocol import (
     MAX_SEED,
     ProtocolError,
@@ -53,6 +56,7 @@ from .protocol import (
     options_to_json,
     public_event,
     public_options,
+    public_placements,
     seat_public,
     think_time,
 )
@@ -69,7 +73,6 @@ from .storage import (
 log = logging.getLogger("carcassonne.web")
 
 SEAT_COLOURS = ("blue", "yellow", "green", "pink", "red", "black")
-EDGE_NAMES = ("N", "E", "S", "W")
 #: what :meth:`GameServer.create` hands out (``secrets.token_urlsafe``); anything else is no game
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -193,10 +196,6 @@ class Connection:
 STORE_RETRY = 0.5
 #: and at most (the wait doubles at each failure)
 MAX_STORE_RETRY = 30.0
-#: the bot that answers hints, with a think time a player is glad to wait for
-HINT_BOT = "expert:seconds=1"
-#: how many moves a hint suggests
-HINT_COUNT = 3
 #: seconds a process's lease on a game's bots lasts unless renewed: after it died, another
 #: takes the bots over this long after its last renewal (and up to a search later).  Most of
 #: the wait after a process died is this; a live process stalled for longer than it, less a
@@ -304,7 +303,7 @@ class Room:
             stored = seat.get("digest")
             if stored is not None and secrets.compare_digest(digest, stored):
                 return Principal(frozenset({i}))
-        raise ProtocolError("this link's token does not belong to this game", "unauthorised")
+        raise ProtocolError.of("bad_token")
 
     def perspective(self, principal: Principal) -> int | None:
         """Whose view a principal sees: its seat; on a hotseat screen the human seat to move."""
@@ -387,6 +386,7 @@ class Room:
             "view": view,
             "events_from": events_from,
             "events": [public_event(e) for e in game.events[events_from:]],
+            "placements": public_placements(game),
             "online": sorted(self._online()),
             "broken": self.frozen,
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
@@ -466,19 +466,17 @@ class Room:
     def _check_turn(self, principal: Principal, ply: int | None) -> None:
         game = self.game
         if self.broken:
-            raise ProtocolError(self.broken, "broken")
+            raise ProtocolError.of("game_broken", why=self.broken)
         if self.expired:
-            raise ProtocolError(self.expired, "expired")
+            raise ProtocolError.of("game_expired", why=self.expired)
         if game.is_over:
-            raise ProtocolError("the game is over", "game-over")
+            raise ProtocolError.of("game_over")
         if ply is not None and ply != len(game.history):
-            raise ProtocolError(
-                f"the game has moved on (ply {len(game.history)}, you sent {ply})", "stale"
-            )
+            raise ProtocolError.of("stale_ply", ply=len(game.history), sent=ply)
         if principal.spectator:
-            raise ProtocolError("spectators cannot act", "unauthorised")
+            raise ProtocolError.of("spectator")
         if game.to_move not in principal.seats:
-            raise ProtocolError(f"it is seat {game.to_move + 1}'s move, not yours", "not-your-turn")
+            raise ProtocolError.of("not_your_turn", seat=game.to_move + 1)
 
     async def submit(
         self, principal: Principal, actions: list[Any], ply: int | None = None
@@ -498,48 +496,42 @@ class Room:
         """
         async with self._lock:
             if self.evicted:
-                raise ProtocolError("the game was reloaded; send the move again", "stale")
+                raise ProtocolError.of("reloaded")
             if ply is not None and ply > len(self.game.history):
                 # the client heard of a move made through another process first
                 await self._catch_up(None)
             self._check_turn(principal, ply)
             if len(actions) > 1 and self.game.phase != "tile":
-                raise ProtocolError(
-                    "only a tile placement may be sent together with another action "
-                    "(the figure action after it)",
-                    "bad-message",
-                )
+                raise ProtocolError.of("batch_not_tile")
             first_ply = len(self.game.history)
             trial = self._trial()
             done: list[tuple[int, dict[str, Any]]] = []
             try:
                 for action in actions:
                     if trial.is_over:
-                        raise ProtocolError("the game ended before this action", "game-over")
+                        raise ProtocolError.of("ended_before_action")
                     seat = trial.to_move
                     if seat not in principal.seats:
-                        raise ProtocolError(
-                            f"action {len(done) + 1}: it is seat {seat + 1}'s move, not yours",
-                            "not-your-turn",
+                        raise ProtocolError.of(
+                            "action_not_your_turn", action=len(done) + 1, seat=seat + 1
                         )
                     try:
                         trial.apply(action)
                     except IllegalAction as exc:
-                        raise ProtocolError(f"action {len(done) + 1}: {exc}", "illegal") from None
+                        raise illegal(exc, len(done) + 1) from None
                     except Exception:
                         log.exception("game %s: the engine failed on %r", self.id, action)
                         # The engine may have gone wrong halfway, or before this action (a copy
                         # shares immutable parts): start again from what is stored.
                         self.game = self._rebuild()
-                        raise ProtocolError(
-                            f"action {len(done) + 1}: the server failed on it", "server"
-                        ) from None
+                        raise ProtocolError.of("engine_failed", action=len(done) + 1) from None
                     done.append((seat, action_to_json(action)))
             except ProtocolError:
                 if done:  # the batch's earlier actions are undone (a refused one changed nothing)
                     self._discard(trial)
                 raise
             await self._commit(trial, first_ply, done)
+        await self.claim()  # a person moved: the game was taken up
         self.kick_bots()
 
     def _trial(self) -> Game:
@@ -576,15 +568,11 @@ class Room:
         except StorageConflict:
             self._discard(trial)
             await self._catch_up(None)
-            raise ProtocolError(
-                "the game has moved on: another move was stored first", "stale"
-            ) from None
+            raise ProtocolError.of("stored_elsewhere") from None
         except Exception:
             log.exception("game %s: cannot store actions; the game stays as it was", self.id)
             self._discard(trial)
-            raise ProtocolError(
-                "the server could not save this move; try again", "server"
-            ) from None
+            raise ProtocolError.of("move_not_saved") from None
         self.game = trial
         self.stored.actions.extend(done)
         self.broadcast()
@@ -653,15 +641,15 @@ class Room:
         """
         self._check_turn(principal, ply)
         if self.game.phase != "tile":
-            raise ProtocolError("a preview is only for placing a tile", "bad-message")
+            raise ProtocolError.of("preview_not_tile")
         trial = self.game.copy()
         try:
             trial.apply(action)
         except IllegalAction as exc:
-            raise ProtocolError(str(exc), "illegal") from None
+            raise illegal(exc) from None
         except Exception:
             log.exception("game %s: the engine failed on the preview of %r", self.id, action)
-            raise ProtocolError("the server failed on this preview", "server") from None
+            raise ProtocolError.of("preview_failed") from None
         if trial.phase != "figure":
             return []
         return [action_to_json(a) for a in trial.legal_actions()]
@@ -695,15 +683,13 @@ class Room:
             moves = await asyncio.shield(task)
         except botworker.BotWorkerError:
             self._hints.pop(ply, None)
-            raise ProtocolError("no hint could be computed now; try again", "busy") from None
+            raise ProtocolError.of("hint_failed") from None
         if self._several_humans and (seat, ply) not in self.hints_used:
             try:
                 await self.storage.run(self.storage.record_hint, self.id, ply, seat)
             except StorageError:
                 log.exception("game %s: cannot store a hint used", self.id)
-                raise ProtocolError(
-                    "the server could not save that this hint was used; try again", "server"
-                ) from None
+                raise ProtocolError.of("hint_not_saved") from None
             if (seat, ply) not in self.hints_used:  # another request for it may have come first
                 self.hints_used = sorted([*self.hints_used, (seat, ply)], key=lambda h: h[1])
                 self.broadcast()
@@ -716,6 +702,18 @@ class Room:
                 for a, points in moves
             ],
         }
+
+    async def claim(self) -> None:
+        """Keep that the game was taken up (once): it no longer expires after minutes. A
+        failure to store it is logged and tried again next time (the move itself is stored)."""
+        if self.stored.claimed:
+            return
+        try:
+            await self.storage.run(self.storage.claim, self.id)
+        except StorageError:
+            log.exception("game %s: cannot store that it was taken up", self.id)
+            return
+        self.stored.claimed = True
 
     def expire(self, reason: str) -> None:
         """End the game unfinished (it is already marked so in storage): tell everyone."""
@@ -901,6 +899,9 @@ MAX_LIVE_GAMES = 1000
 MAX_GAMES_PER_ADDRESS = 20
 #: default seconds without a move after which an unfinished game expires (7 days)
 EXPIRE_AFTER = 7 * 24 * 3600.0
+#: default seconds after which a game nobody took up expires (no person moved in it, nobody
+#: but its creator opened a seat): what a flood of games costs the server, and newcomers
+UNCLAIMED_EXPIRE_AFTER = 15 * 60.0
 #: rooms nobody is connected to kept in memory (least recently used beyond are dropped)
 MAX_IDLE_ROOMS = 64
 #: seconds an unused room stays in memory at most
@@ -927,6 +928,7 @@ class GameServer:
         *,
         max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
         expire_after: float | None = EXPIRE_AFTER,
+        expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
         max_idle_rooms: int = MAX_IDLE_ROOMS,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -938,6 +940,8 @@ class GameServer:
         self.max_games_per_address = max_games_per_address
         #: seconds without a move after which an unfinished game ends (None: never)
         self.expire_after = expire_after
+        #: seconds after which a game nobody took up ends (None: as any other game)
+        self.expire_unclaimed_after = expire_unclaimed_after
         self.max_idle_rooms = max_idle_rooms
         #: seconds since the epoch (tests pass their own)
         self.clock = clock
@@ -956,22 +960,22 @@ class GameServer:
     async def create(
         self, seats: list[dict[str, Any]], options: Any, hotseat: bool, creator: str = ""
     ) -> tuple[Room, dict[str, Any]]:
-        """Create and store a game for the client at address ``creator``; returns the room and
-        the secret links (shown once)."""
+        """Create and store a game for the client ``creator`` (its address group: see
+        :func:`.app.client_key`); returns the room and the secret links (shown once)."""
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
         try:
             first = Game(options)  # the engine judges the options before anything is stored
-        except (GameSetupError, KeyError, ValueError, OSError) as exc:
-            raise ProtocolError(f"cannot set up this game: {exc}", "bad-options") from None
+        except (GameSetupError, KeyError, ValueError) as exc:
+            raise ProtocolError.of("bad_options", detail=str(exc)) from None
         for seat in seats:
             if seat["kind"] == "bot":
                 try:
                     make_bot(seat["bot"], 0)
                 except (ImportError, ValueError) as exc:
-                    raise ProtocolError(
-                        f"the {seat['bot']} bot is not available: {exc}", "bad-options"
+                    raise ProtocolError.of(
+                        "bot_unavailable", bot=seat["bot"], detail=str(exc)
                     ) from None
         # Only a game that can be set up may take another's place.
         creator_id = creator_digest(creator)
@@ -979,7 +983,7 @@ class GameServer:
             await self._make_room_for(creator_id)
         except StorageError:
             log.exception("cannot count the unfinished games")
-            raise ProtocolError("the server cannot create games now; try again", "server") from None
+            raise ProtocolError.of("cannot_create_now") from None
         tokens: dict[int, str] = {}
         stored_seats = []
         hotseat_token = _new_token() if hotseat else None
@@ -1011,9 +1015,7 @@ class GameServer:
                 log.exception("cannot store a new game")
             except StorageError:
                 log.exception("cannot store a new game")
-            raise ProtocolError(
-                "the server could not save the new game; try again", "server"
-            ) from None
+            raise ProtocolError.of("game_not_saved") from None
         room = await self.get(game_id)
         assert room is not None
         secrets_out = {
@@ -1025,35 +1027,34 @@ class GameServer:
         return room, secrets_out
 
     async def _make_room_for(self, creator_id: str) -> None:
-        """Refuse a creator at its own cap; when the server is full, end the game of whoever
-        holds the most unfinished games (more than the creator would after this one), nobody
-        connected, least recently moved first: a flood hurts the flooder, not the next
-        honest player.  Refuses (``too-many-games``) when there is no such game."""
+        """Refuse a creator at its own cap; when the server is full, end the oldest game nobody
+        took up of a creator holding at least as many unfinished games as this one will, or
+        else the game of whoever holds the most (more than this creator will), least recently
+        moved first, nobody connected to either: a flood hurts the flooder, not the next
+        honest player, and a flood from many addresses cannot fill the server for long.
+        Refuses (``too-many-games``) when there is no such game."""
         mine = await self.storage.run(self.storage.count_unfinished, creator_id)
         if mine >= self.max_games_per_address:
-            raise ProtocolError(
-                f"you already have {mine} unfinished games on this server, its limit per "
-                "address; finish some first (abandoned games end after a while)",
-                "too-many-games",
-            )
+            raise ProtocolError.of("too_many_of_yours", games=mine)
         live = await self.storage.run(self.storage.count_unfinished)
         if live < self.max_live_games:
             return
+        # among equals first come, first gone; nobody may end the games of a smaller holder
+        unclaimed = await self.storage.run(self.storage.oldest_unclaimed, mine + 1)
         biggest = await self.storage.run(self.storage.games_of_biggest_creators, mine + 1)
-        for game_id in biggest:
-            room = self.rooms.get(game_id)
-            if room is not None and room.watched:
-                continue
-            await self._expire(
-                [game_id],
+        for game_ids, reason in (
+            (unclaimed, "it ended unplayed: the server was full and nobody had taken it up"),
+            (
+                biggest,
                 "it ended unfinished: the server was full and its creator held the most games",
-            )
-            return
-        raise ProtocolError(
-            f"this server already runs {live} unfinished games, its limit; "
-            "try again when some have ended",
-            "too-many-games",
-        )
+            ),
+        ):
+            for game_id in game_ids:
+                room = self.rooms.get(game_id)
+                if room is None or not room.watched:
+                    await self._expire([game_id], reason)
+                    return
+        raise ProtocolError.of("server_full", games=live)
 
     async def _expire(self, game_ids: list[str], reason: str) -> None:
         await self.storage.run(self.storage.expire, game_ids, reason)
@@ -1097,7 +1098,7 @@ class GameServer:
                 room.kick_bots()
                 return room
             log.error("game %s: %s", game_id, reason)
-        raise ProtocolError(reason, "broken")
+        raise ProtocolError.of("game_broken", why=reason)
 
     def _touch(self, game_id: str) -> None:
         self.rooms.move_to_end(game_id)
@@ -1128,8 +1129,25 @@ class GameServer:
             except ProtocolError:
                 continue
 
+    async def opened(self, room: Room, principal: Principal, client: str) -> None:
+        """A seat's link was opened by ``client`` (an address group): by anyone but the game's
+        creator, that takes the game up."""
+        if principal.seats and creator_digest(client) != room.stored.creator:
+            await room.claim()
+
     async def expire_abandoned(self) -> None:
-        """End the unfinished games nobody has moved in for :attr:`expire_after` seconds."""
+        """End the unfinished games nobody has moved in for :attr:`expire_after` seconds, and
+        those nobody took up for :attr:`expire_unclaimed_after` seconds (someone connected
+        or not: only its creator ever came)."""
+        if self.expire_unclaimed_after is not None:
+            unclaimed = await self.storage.run(
+                self.storage.idle_since, self.clock() - self.expire_unclaimed_after, True
+            )
+            if unclaimed:
+                minutes = self.expire_unclaimed_after / 60
+                await self._expire(
+                    unclaimed, f"it expired: nobody joined it or moved for {minutes:g} minutes"
+                )
         if self.expire_after is None:
             return
         abandoned = await self.storage.run(

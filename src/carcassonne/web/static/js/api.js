@@ -1,27 +1,48 @@
 // HTTP calls and the live game connection (websocket with automatic reconnect).
 
 export class ApiError extends Error {
-  constructor(code, message) {
+  /** `code` is the error's kind, `reason` and `params` what exactly (see errors.js). */
+  constructor(code, message, reason = null, params = {}) {
     super(message);
     this.code = code;
+    this.reason = reason;
+    this.params = params;
   }
 }
 
-export async function api(path, { method = "GET", body, token } = {}) {
+/**
+ * A call of the JSON API. `body` is sent as JSON; `raw` (a string or a Blob, e.g. a File) is sent
+ * as it is, for a body the page must not re-encode: JSON.parse and JSON.stringify round every
+ * integer beyond 2^53, and a record's seed may be one.
+ */
+export async function api(path, { method = "GET", body, raw, token } = {}) {
   const headers = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
+  if (body !== undefined || raw !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(path, { method, headers, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  if (!response.ok) throw await apiError(response);
+  try {
+    return await response.json();
+  } catch {
+    return null;
+  }
+}
+
+/** The file the server serves at `path`, as its bytes (never parsed here): a game record. */
+export async function apiFile(path) {
+  const response = await fetch(path);
+  if (!response.ok) throw await apiError(response);
+  return response.blob();
+}
+
+async function apiError(response) {
   let data = null;
   try {
     data = await response.json();
   } catch {
     data = null;
   }
-  if (!response.ok) {
-    throw new ApiError(data?.error || `http-${response.status}`, data?.message || response.statusText);
-  }
-  return data;
+  return new ApiError(data?.error || `http-${response.status}`, data?.message || response.statusText, data?.reason, data?.params);
 }
 
 /**

@@ -6,8 +6,13 @@
 //
 // The view: until the player pans or zooms, it follows the game: a map is shown whole (▦); the
 // open table, or a map after ⤢, fits the played area (tiles and the squares where the drawn tile
-// may go). Panning is limited so the board cannot be lost off screen. Mouse: drag, wheel. Touch: one finger drags, two fingers pinch. Names on a map
-// keep a readable size on screen when zoomed out (CSS variable --k).
+// may go). Following never shrinks a square below a playable size (a map too large for the
+// screen is then not shown whole unless the player asks with ▦): past it the view pans to the
+// newest tile and the squares where the drawn tile may go, and the player pans to the rest.
+// Panning is limited so the board cannot be lost off screen. Mouse: drag, wheel. Touch: one
+// finger drags, two fingers pinch. Names on a map keep a readable size on screen when zoomed
+// out (CSS variable --k). While a figure is chosen on the board, the view zooms to the tile if
+// its spots would be too small to point at, and goes back afterwards.
 
 import { svg, html, drawFigure, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
 import { drawTile, drawLargeCity, tileModel, spotOf, segmentAt } from "./tiles.js";
@@ -21,6 +26,18 @@ const FIT_MAX_SCALE = 1.25;
 // The played area is shown at least this many squares across and down (fewer on a phone).
 const FIT_MIN_SQUARES = [6, 5];
 const FIT_SQUARE_PX = 120;
+// The smallest square (px) the view shrinks to by itself: a finger's 44 px and a little on a
+// touch screen; with a mouse, small enough that a large map is shown whole on a laptop.
+const PLAYABLE_SQUARE_PX = { touch: 48, mouse: 32 };
+// A figure spot is pointed at within this radius (units) of where the figure stands: the closest
+// two spots of any tile are about 20 units apart, so neighbouring targets barely meet.
+const SPOT_HIT_RADIUS = 10;
+// With a mouse a spot's target is at least this wide on screen (px); smaller, the board zooms
+// to the tile, to this many px per unit (a target of 28 px, a tile of 140 px).
+const SPOT_TARGET_PX = 24;
+const SPOT_FOCUS_SCALE = 1.4;
+// How long the view takes to glide to the tile and back (ms).
+const GLIDE_MS = 280;
 // On a touch screen the figure spots are chosen on a magnified copy of the tile: a tap target is
 // at least 44 px across (the usual guideline for fingers), and the closest two spots of any tile
 // are about 20 units apart, so the copy shows 2.2 px per unit and each target is 10 units round.
@@ -55,6 +72,8 @@ export class BoardView {
     };
     this.tiles = new Map();
     this.seatColours = [];
+    // seat -> the last tile that seat placed (outlined in its colour)
+    this.lastBySeat = new Map();
     this.tx = 0;
     this.ty = 0;
     this.scale = 1;
@@ -63,6 +82,14 @@ export class BoardView {
     // showing the whole map or, when `wholeMap` is false, the played area.
     this.userMoved = false;
     this.wholeMap = false;
+    // The player chose ▦: the whole map stays in view even with squares under the playable size.
+    this.wholeMapAsked = false;
+    // Counts the views the player chose (pans, zooms, ⤢, ▦), to know whether they chose one
+    // while zoomed on a tile (then the view does not go back).
+    this.moves = 0;
+    // While figure spots are chosen on a zoomed-in tile: that tile and the view to go back to.
+    this.focus = null;
+    this.glide = 0;
     // Squares to keep in view besides the tiles (the legal squares of the turn).
     this.extra = [];
     this.bounds = null;
@@ -98,7 +125,13 @@ export class BoardView {
       button(t("board.zoom_out"), "−", () => this.zoom(0.8), "zoom-out"),
       button(t("board.fit"), "⤢", () => this.fit(this.extra), "fit"),
     ];
-    if (this.bounds) buttons.push(button(t("board.whole_map"), "▦", () => this.fitAll(), "whole-map"));
+    if (this.bounds) {
+      buttons.push(button(t("board.whole_map"), "▦", () => {
+        this.asked();
+        this.wholeMapAsked = true;
+        this.fitAll();
+      }, "whole-map"));
+    }
     this.tools.replaceChildren(...buttons);
   }
 
@@ -150,8 +183,66 @@ export class BoardView {
     this.apply();
   }
 
-  zoom(factor) {
+  /** The player pans or zooms: the view stops following the game and any glide stops. */
+  userMove() {
     this.userMoved = true;
+    this.asked();
+  }
+
+  /** The player chose a view (moved it, or asked for ⤢ or ▦): no glide overrides it. */
+  asked() {
+    this.moves += 1;
+    cancelAnimationFrame(this.glide);
+  }
+
+  /** Move the view smoothly to `target` ({scale, tx, ty}); at once if motion is to be reduced. */
+  glideTo(target) {
+    cancelAnimationFrame(this.glide);
+    const from = { scale: this.scale, tx: this.tx, ty: this.ty };
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const start = performance.now();
+    const step = (now) => {
+      const k = still ? 1 : Math.min(1, (now - start) / GLIDE_MS);
+      const eased = 1 - (1 - k) ** 3;
+      this.scale = from.scale + (target.scale - from.scale) * eased;
+      this.tx = from.tx + (target.tx - from.tx) * eased;
+      this.ty = from.ty + (target.ty - from.ty) * eased;
+      this.apply();
+      if (k < 1) this.glide = requestAnimationFrame(step);
+    };
+    this.glide = requestAnimationFrame(step);
+  }
+
+  /**
+   * While the figure spots of the tile at (x, y) are chosen with a mouse: if their targets would
+   * be narrower than SPOT_TARGET_PX on screen (a map shown whole), or the tile is not wholly in
+   * view, glide to the tile, remembering the view to go back to.
+   */
+  focusOn({ x, y }) {
+    if (this.focus && this.focus.x === x && this.focus.y === y) return;
+    const room = this.room();
+    if (!room) return;
+    const r = this.svg.getBoundingClientRect();
+    const side = S * this.scale;
+    const [left, top] = [this.tx + x * side, this.ty + y * side];
+    const inView = left >= 0 && top >= 0 && left + side <= r.width && top + side <= r.height;
+    const scale = 2 * SPOT_HIT_RADIUS * this.scale >= SPOT_TARGET_PX ? this.scale : SPOT_FOCUS_SCALE;
+    if (scale === this.scale && inView) return;
+    this.focus = { x, y, back: { scale: this.scale, tx: this.tx, ty: this.ty }, moves: this.moves };
+    this.glideTo({ scale, tx: room.width / 2 - (x + 0.5) * S * scale, ty: room.top + room.height / 2 - (y + 0.5) * S * scale });
+  }
+
+  /** The figure is chosen: back to the view before, unless the player chose another meanwhile. */
+  leaveFocus() {
+    const focus = this.focus;
+    if (!focus) return;
+    this.focus = null;
+    if (this.moves === focus.moves) this.glideTo(focus.back);
+    else if (!this.userMoved) this.follow();
+  }
+
+  zoom(factor) {
+    this.userMove();
     const r = this.svg.getBoundingClientRect();
     this.zoomAt(factor, r.width / 2, r.height / 2);
   }
@@ -192,7 +283,7 @@ export class BoardView {
     };
     el.addEventListener("wheel", (e) => {
       e.preventDefault();
-      this.userMoved = true;
+      this.userMove();
       const p = local(e);
       this.zoomAt(Math.exp(-e.deltaY * 0.0015), p.x, p.y);
     }, { passive: false });
@@ -213,7 +304,7 @@ export class BoardView {
       if (pointers.has(e.pointerId)) pointers.set(e.pointerId, local(e));
       if (pinch && pointers.size >= 2) {
         const now = pinchState();
-        this.userMoved = true;
+        this.userMove();
         // Zoom around the first midpoint, then follow the midpoint's movement.
         this.zoomAt(now.dist / pinch.dist, pinch.mid.x, pinch.mid.y, pinch);
         this.tx += now.mid.x - pinch.mid.x;
@@ -230,7 +321,7 @@ export class BoardView {
           el.classList.add("dragging");
         }
         if (drag.moved) {
-          this.userMoved = true;
+          this.userMove();
           this.tx = drag.tx + dx;
           this.ty = drag.ty + dy;
           this.apply();
@@ -296,45 +387,111 @@ export class BoardView {
     return { minX, minY, maxX, maxY };
   }
 
+  /**
+   * The room a fitted box has (px): the banner has its own strip above the board, so a thin
+   * margin on top, and the right edge is left to the zoom buttons. Null before layout.
+   */
+  room() {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !r.height) return null;
+    const [top, right] = [8, 52];
+    return { top, width: Math.max(50, r.width - right), height: Math.max(50, r.height - top) };
+  }
+
+  /** The scale that shows the world box whole, at most `maxScale`. */
+  scaleToFit({ x0, y0, x1, y1 }, maxScale) {
+    const room = this.room();
+    if (!room) return null;
+    return Math.min(maxScale, Math.max(MIN_SCALE, Math.min(room.width / (x1 - x0), room.height / (y1 - y0))));
+  }
+
+  /** The smallest scale the view shrinks to by itself (PLAYABLE_SQUARE_PX). */
+  playableScale() {
+    return (matchMedia("(pointer: coarse)").matches ? PLAYABLE_SQUARE_PX.touch : PLAYABLE_SQUARE_PX.mouse) / S;
+  }
+
   /** Show the world box [x0, x1] × [y0, y1] (units) as large as fits, at most `maxScale`. */
   fitBox({ x0, y0, x1, y1 }, maxScale) {
-    const r = this.svg.getBoundingClientRect();
-    if (!r.width || !r.height) return;
-    // The banner has its own strip above the board: a thin margin on top, and the right edge
-    // left to the zoom buttons.
-    const [top, right] = [8, 52];
-    const width = Math.max(50, r.width - right);
-    const height = Math.max(50, r.height - top);
-    const scale = Math.min(maxScale, Math.max(MIN_SCALE, Math.min(width / (x1 - x0), height / (y1 - y0))));
+    const room = this.room();
+    if (!room) return;
+    const { top, width, height } = room;
+    const scale = this.scaleToFit({ x0, y0, x1, y1 }, maxScale);
     this.scale = scale;
     this.tx = width / 2 - ((x0 + x1) / 2) * scale;
     this.ty = top + height / 2 - ((y0 + y1) / 2) * scale;
-    if (this.bounds) {
-      // On a map, use the room the box leaves to show more map rather than sea: slide the view
-      // inside the map where the map is larger than the view, centre the map where it is not.
-      const c = this.contentBox();
-      const inside = (t, lo, hi, pad, room) => {
-        const span = (hi - lo) * scale;
-        if (span <= room) return pad + (room - span) / 2 - lo * scale;
-        return Math.min(pad - lo * scale, Math.max(pad + room - hi * scale, t));
-      };
-      this.tx = inside(this.tx, c.x0, c.x1, 0, width);
-      this.ty = inside(this.ty, c.y0, c.y1, top, height);
-    }
+    // On a map, use the room the box leaves to show more map rather than sea.
+    if (this.bounds) this.slideInside(this.contentBox(), room);
     this.apply();
     this.fitted = true;
   }
 
-  /** The view that follows the game: the whole map, or the played area. */
+  /**
+   * Slide the view (at its scale) inside the world box where the box is larger than the room,
+   * and centre the box where it is not: no more of the table or the sea than needed.
+   */
+  slideInside(box, { top, width, height }) {
+    const s = this.scale;
+    const inside = (t, lo, hi, pad, room) => {
+      const span = (hi - lo) * s;
+      if (span <= room) return pad + (room - span) / 2 - lo * s;
+      return Math.min(pad - lo * s, Math.max(pad + room - hi * s, t));
+    };
+    this.tx = inside(this.tx, box.x0, box.x1, 0, width);
+    this.ty = inside(this.ty, box.y0, box.y1, top, height);
+  }
+
+  /**
+   * The view that follows the game: the whole map, or the played area, but no square smaller
+   * than playable (the whole map only if it is that large, or if the player asked for it).
+   * Left alone while the spots of a tile are chosen (the view is zoomed on that tile).
+   */
   follow() {
-    if (this.wholeMap && this.bounds) this.fitAll();
-    else this.fit(this.extra);
+    const room = this.room();
+    if (this.focus || !room) return;
+    cancelAnimationFrame(this.glide);
+    const playable = this.playableScale();
+    if (this.wholeMap && this.bounds && (this.wholeMapAsked || this.scaleToFit(this.contentBox(), FIT_MAX_SCALE) >= playable)) {
+      this.fitAll();
+      return;
+    }
+    const box = this.playedBox(this.extra);
+    if (this.scaleToFit(box, FIT_MAX_SCALE) >= playable) {
+      this.fitBox(box, FIT_MAX_SCALE);
+      return;
+    }
+    // Too large to show whole at a playable size: keep that size and show where the game is
+    // now, the newest tile and the squares where the drawn tile may go (or, if even these do
+    // not fit, the newest tile in the middle).
+    const near = this.squaresBox([...(this.last ? [this.last] : []), ...this.extra]);
+    const fits = near && (near.x1 - near.x0) * playable <= room.width && (near.y1 - near.y0) * playable <= room.height;
+    const centre = fits || !this.last ? near || box : this.squaresBox([this.last]);
+    this.scale = playable;
+    this.tx = room.width / 2 - ((centre.x0 + centre.x1) / 2) * playable;
+    this.ty = room.top + room.height / 2 - ((centre.y0 + centre.y1) / 2) * playable;
+    this.slideInside(box, room);
+    this.apply();
+    this.fitted = true;
+  }
+
+  /** The world box (units) around whole squares, or null for none. */
+  squaresBox(squares) {
+    if (!squares.length) return null;
+    const xs = squares.map((s) => s.x);
+    const ys = squares.map((s) => s.y);
+    return { x0: Math.min(...xs) * S, y0: Math.min(...ys) * S, x1: (Math.max(...xs) + 1) * S, y1: (Math.max(...ys) + 1) * S };
   }
 
   /** Fit the played area (every tile and the given squares); the view follows the game again. */
   fit(extra = []) {
+    this.asked();
     this.userMoved = false;
     this.wholeMap = false;
+    this.wholeMapAsked = false;
+    this.fitBox(this.playedBox(extra), FIT_MAX_SCALE);
+  }
+
+  /** The world box (units) of the played area, every tile and `extra`, with a margin. */
+  playedBox(extra) {
     const box = this.tileBox(extra);
     // The squares where the tile may go already surround the tiles: a thin margin will do.
     const margin = extra.length ? 0.3 : 0.6;
@@ -363,7 +520,7 @@ export class BoardView {
       [x0, x1] = slide(x0, x1, b.minX - 0.45, b.maxX + 1.45);
       [y0, y1] = slide(y0, y1, b.minY - 0.45, b.maxY + 1.45);
     }
-    this.fitBox({ x0: x0 * S, y0: y0 * S, x1: x1 * S, y1: y1 * S }, FIT_MAX_SCALE);
+    return { x0: x0 * S, y0: y0 * S, x1: x1 * S, y1: y1 * S };
   }
 
   /** The whole map (or, on the open table, the played area) in view, and kept so. */
@@ -485,10 +642,13 @@ export class BoardView {
   update(view) {
     const seen = new Set();
     let last = null;
+    const lastBySeat = new Map();
     for (const tile of view.tiles) {
       const key = `${tile.x},${tile.y}`;
       seen.add(key);
       if (!last || tile.turn > last.turn) last = tile;
+      const seatLast = lastBySeat.get(tile.seat);
+      if (tile.seat !== null && tile.seat !== undefined && (!seatLast || tile.turn > seatLast.turn)) lastBySeat.set(tile.seat, tile);
       const have = this.tiles.get(key);
       if (have && have.tile === tile.tile && have.rotation === tile.rotation) continue;
       if (have) have.g.remove();
@@ -505,6 +665,7 @@ export class BoardView {
       }
     }
     this.last = last && last.turn > 0 ? last : null;
+    this.lastBySeat = lastBySeat;
     this.drawMarks(view);
     this.drawFigures(view.figures);
     this.drawExpansions(view.expansions || {});
@@ -516,6 +677,13 @@ export class BoardView {
     g.replaceChildren();
     if (this.last) {
       svg("rect", { x: this.last.x * S + 2, y: this.last.y * S + 2, width: S - 4, height: S - 4, class: "hl-last" }, g);
+    }
+    // Each seat's own last tile, in its colour: with many opponents, one can see what each did.
+    for (const [seat, tile] of this.lastBySeat) {
+      svg("rect", {
+        x: tile.x * S + 6, y: tile.y * S + 6, width: S - 12, height: S - 12, rx: 3, class: "hl-seat-last",
+        stroke: SEAT_COLOURS[this.seatColours[seat]] || "#fff", "data-seat-last": seat,
+      }, g);
     }
   }
 
@@ -604,13 +772,16 @@ export class BoardView {
   /**
    * Clickable figure spots on a tile: `spots` = [{key, location, selected}], plus the figure
    * (if any) standing on the selected one. With a finger (coarse pointer) the spots on the board
-   * only show where they are, and the choice is made on a magnified copy of the tile.
+   * only show where they are, and the choice is made on a magnified copy of the tile; with a
+   * mouse the view zooms to the tile while its spots are too small (focusOn).
    */
   setSpots(tile, spots = [], chosen = null) {
     const g = this.layers.spots;
     g.replaceChildren();
     const byFinger = spots.length > 0 && matchMedia("(pointer: coarse)").matches;
     this.setPicker(byFinger ? tile : null, spots);
+    if (tile && spots.length && !byFinger) this.focusOn(tile);
+    else this.leaveFocus();
     if (!tile) return;
     for (const spot of spots) {
       const at = spotOf(tile.tile, tile.rotation, spot.location);
@@ -622,7 +793,9 @@ export class BoardView {
           class: "spot" + (spot.selected ? " selected" : ""), "data-key": spot.key, "data-location": spot.location,
           role: "button", tabindex: 0, "aria-label": label, "aria-pressed": spot.selected ? "true" : "false",
         }, g);
-      svg("circle", { cx: tile.x * S + at[0], cy: tile.y * S + at[1], r: 8 }, s);
+      const [cx, cy] = [tile.x * S + at[0], tile.y * S + at[1]];
+      if (!byFinger) svg("circle", { cx, cy, r: SPOT_HIT_RADIUS, class: "spot-hit" }, s);
+      svg("circle", { cx, cy, r: 8 }, s);
       if (!byFinger) s.appendChild(titleOf(label));
     }
     if (chosen) {

@@ -1,13 +1,17 @@
 // The game screen: the board, the drawn tile, the turn being built, the panels.
 //
-// A turn is built in the browser and sent only on confirm: the player puts the tile on a
-// highlighted square (R / Shift+R rotate, clicking the square again also rotates), the server
-// answers a "preview" with the figure actions that placement allows, the player may pick a
-// figure spot, and Enter (or ✓) sends tile and figure together. Esc undoes the figure, then the
-// tile. The server and its engine decide legality; the browser only offers what they listed.
+// A turn is built in the browser and sent only on confirm, in two steps. The tile: the player
+// puts it on a highlighted square (R / Shift+R rotate, clicking the tile again also rotates, so
+// no figure spot is offered yet: a click there would be ambiguous), and the server answers a
+// "preview" with the figure actions that placement allows. Enter (or ✓) fixes the tile. The
+// figure: the player may pick a spot (or the abbot's recall), and Enter (or ✓) sends tile and
+// figure together; a placement that allows no figure is sent at the first Enter. Esc undoes the
+// figure, then fixing the tile, then the tile. The server and its engine decide legality; the
+// browser only offers what they listed.
 
-import { t, has } from "./i18n.js";
-import { api, GameSocket } from "./api.js";
+import { t, has, pointerText } from "./i18n.js";
+import { apiFile, GameSocket } from "./api.js";
+import { errorText } from "./errors.js";
 import { html, svg } from "./svg.js";
 import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
@@ -33,7 +37,7 @@ class GameScreen {
     this.events = [];
     this.rotation = 0;
     this.figureType = null;
-    this.pending = null; // {x, y, rotation, tile, figureLegal, figure}
+    this.pending = null; // {x, y, rotation, tile, figureLegal, figure, fixed}
     this.waiting = false;
     this.hover = null;
     this.gains = [];
@@ -54,6 +58,11 @@ class GameScreen {
     this.boardWrap.append(this.banner, this.toast);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
+    // A resized window may change which table fits on the end card.
+    this.onResize = () => {
+      if (this.endCard) this.renderEnd();
+    };
+    window.addEventListener("resize", this.onResize);
     this.socket = new GameSocket(gameId, token, {
       onMessage: (m) => this.message(m),
       onStatus: (s) => {
@@ -65,6 +74,7 @@ class GameScreen {
   destroy() {
     this.board.destroy();
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("resize", this.onResize);
     this.socket.close();
     clearTimeout(this.toastTimer);
   }
@@ -83,7 +93,7 @@ class GameScreen {
       this.you = m.you;
       const seats = localSeats(this.info.seats);
       this.board.setBoard(this.info.board, seats);
-      rememberGame(this.gameId, { token: this.token, seats: seats.map((s) => s.name), you: m.you.seats });
+      rememberGame(this.gameId, { token: this.token, seats: this.info.seats, you: m.you.seats });
     } else if (m.type === "state") {
       this.setState(m);
     } else if (m.type === "presence") {
@@ -100,13 +110,15 @@ class GameScreen {
       const p = this.pending;
       if (p && m.ply === this.state.ply && keyOf(m.action) === keyOf(this.tileAction(p))) {
         p.figureLegal = m.legal_actions;
-        this.renderTurn();
+        // Fixed before the answer came, and nothing to choose: the turn is complete.
+        if (p.fixed && !hasFigureChoice(p.figureLegal)) this.confirm();
+        else this.renderTurn();
       }
     } else if (m.type === "error") {
       this.waiting = false;
       if (this.hint && this.hint.pending) this.hint = null;
-      this.showError(m.message || m.code);
-      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(m.message, "");
+      this.showError(errorText(m));
+      if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(errorText(m), "");
       else this.renderTurn();
     }
   }
@@ -186,15 +198,16 @@ class GameScreen {
     return this.pending && this.pending.figureLegal ? this.pending.figureLegal : [];
   }
 
+  /** The tile whose figure spots are offered: the one just placed, or the pending one once fixed. */
   figureTile() {
     if (this.view.phase === "figure") return this.board.last;
-    return this.pending;
+    return this.pending && this.pending.fixed ? this.pending : null;
   }
 
   // ------------------------------------------------------------------ input
 
   clickSquare({ x, y }) {
-    if (!this.myTurn() || this.view.phase !== "tile") return;
+    if (!this.myTurn() || this.view.phase !== "tile" || (this.pending && this.pending.fixed)) return;
     const fits = this.rotationsAt(x, y);
     if (!fits.length) return;
     let rotation;
@@ -208,7 +221,7 @@ class GameScreen {
 
   place(x, y, rotation) {
     this.rotation = rotation;
-    this.pending = { x, y, rotation, tile: this.view.current_tile, figureLegal: null, figure: null };
+    this.pending = { x, y, rotation, tile: this.view.current_tile, figureLegal: null, figure: null, fixed: false };
     this.socket.send({ type: "preview", action: this.tileAction(this.pending), ply: this.state.ply });
     this.renderTurn();
   }
@@ -233,6 +246,7 @@ class GameScreen {
 
   rotate(step) {
     if (!this.myTurn() || this.view.phase !== "tile") return;
+    if (this.pending && this.pending.fixed) return;
     if (this.pending) {
       const fits = this.rotationsAt(this.pending.x, this.pending.y);
       if (fits.length > 1) this.place(this.pending.x, this.pending.y, nextRotation(fits, this.pending.rotation, step));
@@ -246,6 +260,7 @@ class GameScreen {
   }
 
   clickSpot(key) {
+    if (!this.figureTile()) return;
     const legal = this.figureLegal();
     const action = legal.find((a) => keyOf(a) === key);
     if (!action) return;
@@ -265,8 +280,17 @@ class GameScreen {
   confirm() {
     if (!this.myTurn()) return;
     const phase = this.view.phase;
-    if (phase === "tile" && this.pending) {
-      this.send([this.tileAction(this.pending), this.pending.figure || { type: "pass" }]);
+    const p = this.pending;
+    if (phase === "tile" && p && !p.fixed) {
+      // The tile is fixed; its figure spots come next (once the preview says which).
+      p.fixed = true;
+      if (!p.figureLegal || hasFigureChoice(p.figureLegal)) {
+        this.renderTurn();
+        return;
+      }
+    }
+    if (phase === "tile" && p) {
+      this.send([this.tileAction(p), p.figure || { type: "pass" }]);
     } else if (phase === "figure") {
       this.send([this.figure || { type: "pass" }]);
     }
@@ -277,6 +301,8 @@ class GameScreen {
       this.figure = null;
     } else if (this.pending && this.pending.figure) {
       this.pending.figure = null;
+    } else if (this.pending && this.pending.fixed) {
+      this.pending.fixed = false;
     } else if (this.pending) {
       this.pending = null;
     } else {
@@ -324,7 +350,6 @@ class GameScreen {
     const phase = view.phase;
     this.board.setHighlights();
     this.board.setPending(null);
-    this.board.setSpots(null);
     this.board.drawMarks(view);
 
     if (this.state.broken) {
@@ -337,14 +362,17 @@ class GameScreen {
       this.setBanner(t("game.sending"), "");
     } else if (mine) {
       // On a shared screen the banner says whose turn it is.
-      const key = phase === "tile" ? "game.your_tile" : phase === "figure" ? "game.your_figure" : "game.your_decision";
+      const step = this.turnStep();
+      const key = step === "figure" ? "game.your_figure" : phase === "tile" ? "game.your_tile" : "game.your_decision";
       const text = this.you.hotseat ? t(`${key}_named`, { who: seatName(seats, view.to_move) }) : t(key);
       this.setBanner(text, "your-turn");
     } else {
       this.setBanner(t("game.waiting", { who: seatName(seats, view.to_move) }), "");
     }
 
-    if (mine && phase === "tile") {
+    if (mine && phase === "tile" && this.pending && this.pending.fixed) {
+      this.board.setPending(this.pending);
+    } else if (mine && phase === "tile") {
       // The legal squares stay lit while a placed tile awaits confirmation: clicking another
       // one moves the tile there.
       const squares = this.legalSquares();
@@ -356,7 +384,8 @@ class GameScreen {
       if (this.pending) this.board.setPending(this.pending);
     }
     const figureTile = mine ? this.figureTile() : null;
-    if (figureTile && (phase === "figure" || phase === "tile")) {
+    if (!figureTile) this.board.setSpots(null);
+    else {
       const holder = phase === "figure" ? this : this.pending;
       const chosen = holder && holder.figure && holder.figure.type === "place-figure" ? holder.figure : null;
       const colour = seats[view.to_move].colour;
@@ -403,7 +432,7 @@ class GameScreen {
       this.board.drawMarks(view);
       if (squares.length) this.board.markSquares(squares, "hl-feature");
       else this.decisionMarks();
-    }));
+    }, this.state.placements || []));
     this.gains = [];
     const scroll = this.sidebar.scrollTop;
     this.sidebar.replaceChildren(...panels);
@@ -419,12 +448,17 @@ class GameScreen {
     ];
   }
 
-  /** The end-of-game card over the board (until closed); the sidebar keeps the same summary. */
-  renderEnd() {
+  /**
+   * The end-of-game card over the board (until closed); the sidebar keeps the same summary.
+   * A row per seat reads best, but with several expansions that table is wider than the card:
+   * then the card turns it as the sidebar does (a row per source), so no column, least of all
+   * the Total, is cut off or hidden behind a scroll bar.
+   */
+  renderEnd(bySource = false) {
     if (this.endCard) this.endCard.remove();
     this.endCard = null;
     if (!this.state.summary || this.endClosed) return;
-    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true });
+    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource });
     card.querySelector(".summary-actions").before(scoreChart(this.events, this.info.seats));
     card.prepend(html("button", {
       class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",
@@ -435,6 +469,8 @@ class GameScreen {
     }, "✕"));
     this.endCard = html("div", { class: "end-overlay", role: "dialog", "aria-label": t("summary.title") }, card);
     this.boardWrap.appendChild(this.endCard);
+    const table = card.querySelector(".table-scroll");
+    if (!bySource && table.scrollWidth > table.clientWidth) this.renderEnd(true);
   }
 
   turnPanel() {
@@ -459,23 +495,35 @@ class GameScreen {
         html("button", { class: "primary", disabled: phase === "tile" && !this.pending, onclick: () => this.confirm(), "data-action": "confirm" }, `✓ ${t("turn.confirm")}`),
         html("button", { disabled: !canUndo, onclick: () => this.undo(), "data-action": "undo" }, `↶ ${t("turn.undo")}`));
     }
-    if (mine && phase === "tile") {
+    const step = this.turnStep();
+    if (step === "figure") {
+      side.append(html("div", { class: "turn-hint" }, pointerText("turn.hint_figure")), this.figureChoice());
+    } else if (step === "tile" || step === "placed") {
       side.append(
         html("div", { class: "row rotate" },
           html("button", { title: t("turn.rotate_left"), "aria-label": t("turn.rotate_left"), onclick: () => this.rotate(-1), "data-action": "rotate-left" }, "⟲"),
           html("button", { title: t("turn.rotate_right"), "aria-label": t("turn.rotate_right"), onclick: () => this.rotate(1), "data-action": "rotate-right" }, "⟳")),
-        html("div", { class: "turn-hint" }, this.pending ? t("turn.hint_figure") : t("turn.hint_tile")));
-      if (this.pending) side.append(this.figureChoice());
-    } else if (mine && phase === "figure") {
-      side.append(html("div", { class: "turn-hint" }, t("turn.hint_figure")), this.figureChoice());
+        html("div", { class: "turn-hint" }, pointerText(step === "placed" ? "board.hint_placed" : "turn.hint_tile")));
     } else if (phase === "over") {
       side.append(html("div", {}, t("turn.over")));
     } else {
       side.append(html("div", { class: "turn-hint" }, mine ? t("turn.decide") : t("game.waiting", { who: seatName(this.info.seats, view.to_move) })));
     }
     const tilesLeft = html("div", { class: "muted" }, view.current_tile ? t("turn.tile", { tile: tileName(view.current_tile) }) : "");
-    return html("section", { class: "panel", "data-turn-panel": "" },
+    return html("section", { class: "panel", "data-turn-panel": "", "data-turn-step": step },
       html("h3", {}, t("turn.title")), html("div", { class: "turn-panel" }, preview, side), actions, actions ? keys : null, tilesLeft);
+  }
+
+  /**
+   * Where the player is in building the turn: "tile" (choosing a square), "placed" (the tile
+   * is down and still turns), "figure" (choosing a figure), or "" (not the player's tile turn).
+   */
+  turnStep() {
+    if (!this.myTurn()) return "";
+    if (this.view.phase === "figure") return "figure";
+    if (this.view.phase !== "tile") return "";
+    if (!this.pending) return "tile";
+    return this.pending.fixed ? "figure" : "placed";
   }
 
   /** Which figure to place (when there is a choice), and the abbot's recall. */
@@ -581,16 +629,18 @@ class GameScreen {
     return reasons.length ? html("ul", { class: "plain turn-hint wine-why" }, reasons.map((r) => html("li", {}, r))) : null;
   }
 
+  /** Saves the server's record byte for byte: parsed here, its seed could be rounded. */
   async download() {
     try {
-      const record = await api(`/api/games/${this.gameId}/record`);
-      const blob = new Blob([JSON.stringify(record, null, 2)], { type: "application/json" });
-      const a = html("a", { href: URL.createObjectURL(blob), download: `carcassonne-${this.gameId}.json` });
+      const record = await apiFile(`/api/games/${encodeURIComponent(this.gameId)}/record`);
+      const url = URL.createObjectURL(record);
+      const a = html("a", { href: url, download: `carcassonne-${this.gameId}.json` });
       document.body.appendChild(a);
       a.click();
       a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
-      this.showError(error.message);
+      this.showError(errorText(error));
     }
   }
 }
@@ -630,4 +680,9 @@ function nextRotation(options, current, step) {
   if (!sorted.length) return current;
   if (step > 0) return sorted.find((r) => r > current) ?? sorted[0];
   return [...sorted].reverse().find((r) => r < current) ?? sorted[sorted.length - 1];
+}
+
+/** Whether the figure actions after a placement offer anything but passing. */
+function hasFigureChoice(actions) {
+  return actions.some((a) => a.type !== "pass");
 }

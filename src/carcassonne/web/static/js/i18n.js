@@ -41,6 +41,14 @@ export function t(key, params = {}) {
   return String(text).replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
+/** Whether the screen is touched rather than clicked (a phone, a tablet). */
+const touchScreen = () => window.matchMedia("(pointer: coarse)").matches;
+
+/** An instruction that says how to point: `key` says "click", `key_touch` "tap" for a finger. */
+export function pointerText(key, params = {}) {
+  return t(touchScreen() ? `${key}_touch` : key, params);
+}
+
 /** Whether the catalogue has `key` (for optional, more specific messages). */
 export function has(key) {
   return key in messages || key in fallback;

@@ -2,32 +2,67 @@
 // Links hold the seat's secret token after '#', so it never reaches a server log; the games you
 // created or joined are remembered in this browser's localStorage.
 
-import { t } from "./i18n.js";
+import { t, language } from "./i18n.js";
 import { api } from "./api.js";
+import { errorText } from "./errors.js";
 import { html, seatSwatch } from "./svg.js";
 import { seatName } from "./panels.js";
 
 const GAMES_KEY = "carcassonne.games";
 const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
+const DEFAULT_BOT = "greedy";
+
+/** A remembered game: its seats (as the server describes them, so that names are shown in the
+ * page's language), the links this browser holds to it and which seats each plays. Entries
+ * stored before were one per link, with the names as shown then: they are merged by game. */
+function normalEntry(g) {
+  if (!g || typeof g.id !== "string") return null;
+  const seats = (Array.isArray(g.seats) ? g.seats : []).map((s) => (typeof s === "string" ? { name: s } : s));
+  const links = Array.isArray(g.links) ? g.links : [{ token: g.token || null, you: g.you || [] }];
+  return { id: g.id, seats, links: links.filter((l) => l.token), when: g.when || 0 };
+}
 
 function loadGames() {
+  let stored;
   try {
-    const games = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
-    return Array.isArray(games) ? games : [];
+    stored = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]");
   } catch {
     return [];
   }
+  const games = [];
+  for (const entry of Array.isArray(stored) ? stored : []) {
+    const g = normalEntry(entry);
+    const same = g && games.find((other) => other.id === g.id);
+    if (same) same.links.push(...g.links.filter((l) => !same.links.some((m) => m.token === l.token)));
+    else if (g) games.push(g);
+  }
+  return games;
 }
 
-/** Remember a game this browser plays or created (newest first, at most 30). */
-export function rememberGame(id, entry) {
-  const games = loadGames().filter((g) => !(g.id === id && g.token === (entry.token || null)));
-  games.unshift({ id, token: entry.token || null, seats: entry.seats || [], you: entry.you || [], when: Date.now() });
-  localStorage.setItem(GAMES_KEY, JSON.stringify(games.slice(0, 30)));
+/** Remember a game this browser plays, watches or created (newest first, at most 30): one entry
+ * per game, with every link to it (the creator of a game of two humans holds both seats). */
+export function rememberGame(id, { token = null, seats = [], you = [] }) {
+  const games = loadGames();
+  const old = games.find((g) => g.id === id);
+  const links = (old ? old.links : []).filter((l) => l.token !== token);
+  if (token) links.push({ token, you });
+  const kept = seats.map(({ name, kind, bot, default_name }) => ({ name, kind, bot, default_name }));
+  const entry = { id, seats: kept.length ? kept : (old ? old.seats : []), links, when: Date.now() };
+  localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...games.filter((g) => g.id !== id)].slice(0, 30)));
 }
 
-function forgetGame(id, token) {
-  localStorage.setItem(GAMES_KEY, JSON.stringify(loadGames().filter((g) => !(g.id === id && g.token === token))));
+function forgetGame(id) {
+  localStorage.setItem(GAMES_KEY, JSON.stringify(loadGames().filter((g) => g.id !== id)));
+}
+
+/** When a game was last opened, in the page's language (the browser's own region when it
+ * speaks that language: an en-US browser keeps its month-first dates, a Romanian page shows
+ * day.month.year whatever the browser). */
+function when(time) {
+  const lang = language();
+  const browser = navigator.language || "";
+  const locale = browser.split("-")[0] === lang ? browser : lang;
+  return new Intl.DateTimeFormat(locale, { dateStyle: "short", timeStyle: "short" }).format(new Date(time));
 }
 
 export const playLink = (id, token) => `${location.origin}/#/play/${id}/${token}`;
@@ -37,7 +72,9 @@ export function mountLobby(container) {
   const page = html("div", { class: "page" });
   container.appendChild(page);
   const state = {
-    seats: [{ kind: "human", name: "" }, { kind: "bot:random", name: "" }],
+    // a newcomer's first opponent plays to win: the greedy bot (the expert thinks for
+    // seconds per move, the random one plays nonsense)
+    seats: [{ kind: "human", name: "" }, { kind: `bot:${DEFAULT_BOT}`, name: "" }],
     options: {
       river: false, abbot: false, bets: false, inns_cathedrals: false, map: false, map_chips: false,
       small_city_scores_2: false, no_farmers: false, traders_builders: false,
@@ -151,23 +188,23 @@ export function mountLobby(container) {
         map_chips: state.options.map_chips,
         traders_builders: state.options.traders_builders,
         ...icVariantRequest(),
-        seed: state.seed.trim() === "" ? null : Number(state.seed),
+        seed: typedSeed(state.seed),
       },
       hotseat: state.hotseat,
     };
-    if (body.options.seed !== null && !Number.isInteger(body.options.seed)) {
-      state.error = t("lobby.bad_seed");
+    if (body.options.seed === undefined) {
+      state.error = t("lobby.bad_seed", { max: Number.MAX_SAFE_INTEGER });
       render();
       return;
     }
     try {
       const created = await api("/api/games", { method: "POST", body });
       state.created = created;
-      const names = created.game.seats.map((s, i) => seatName(created.game.seats, i));
-      if (created.hotseat_token) rememberGame(created.id, { token: created.hotseat_token, seats: names, you: created.game.seats.filter((s) => s.kind === "human").map((s) => s.seat) });
-      for (const s of created.seats) rememberGame(created.id, { token: s.token, seats: names, you: [s.seat] });
+      const seats = created.game.seats;
+      if (created.hotseat_token) rememberGame(created.id, { token: created.hotseat_token, seats, you: seats.filter((s) => s.kind === "human").map((s) => s.seat) });
+      for (const s of created.seats) rememberGame(created.id, { token: s.token, seats, you: [s.seat] });
     } catch (error) {
-      state.error = error.message;
+      state.error = errorText(error);
     }
     render();
   }
@@ -214,7 +251,7 @@ export function mountLobby(container) {
       html("div", { class: "seat-rows" }, state.seats.map(seatRow)),
       html("button", {
         disabled: state.seats.length >= 6,
-        onclick: () => { state.seats.push({ kind: "bot:random", name: "" }); render(); },
+        onclick: () => { state.seats.push({ kind: `bot:${DEFAULT_BOT}`, name: "" }); render(); },
       }, `+ ${t("lobby.add_seat")}`),
       html("h3", { style: "margin-top:1rem" }, t("lobby.options")),
       html("div", { class: "options" },
@@ -237,18 +274,27 @@ export function mountLobby(container) {
         html("button", { class: "primary", onclick: create, "data-create": "" }, t("lobby.create"))));
   }
 
+  /** A remembered game: its seats, when, the seats this browser holds, a link to go on with
+   * each (named by its seats when there are several). */
+  function gameEntry(g) {
+    const you = g.links.flatMap((l) => l.you);
+    const continueLink = (l) => html("a", { href: `#/play/${g.id}/${l.token}`, "data-continue": l.you.join(",") },
+      g.links.length > 1 ? t("lobby.continue_as", { who: l.you.map((s) => seatName(g.seats, s)).join(", ") }) : t("lobby.continue"));
+    return html("li", { "data-game": g.id },
+      html("span", {}, html("strong", {}, g.seats.map((_, i) => seatName(g.seats, i)).join(" · ")), html("br"),
+        html("small", { class: "muted" }, [when(g.when), you.length ? t("lobby.as", { who: you.map((s) => seatName(g.seats, s)).join(", ") }) : null].filter(Boolean).join(" · "))),
+      html("span", { class: "row" },
+        g.links.map(continueLink),
+        html("a", { href: `#/watch/${g.id}` }, t("lobby.watch")),
+        html("a", { href: `#/replay/${g.id}` }, t("lobby.replay")),
+        html("button", { title: t("lobby.forget"), "aria-label": t("lobby.forget"), onclick: () => { forgetGame(g.id); render(); } }, "✕")));
+  }
+
   function gamesCard() {
     const games = loadGames();
     return html("section", { class: "card" },
       html("h2", {}, t("lobby.your_games")),
-      games.length ? html("ul", { class: "game-list" }, games.map((g) => html("li", {},
-        html("span", {}, html("strong", {}, g.seats.join(" · ")), html("br"),
-          html("small", { class: "muted" }, `${new Date(g.when).toLocaleString()} · ${g.you.length ? t("lobby.as", { who: g.you.map((s) => g.seats[s]).join(", ") }) : ""}`)),
-        html("span", { class: "row" },
-          g.token ? html("a", { href: `#/play/${g.id}/${g.token}` }, t("lobby.continue")) : null,
-          html("a", { href: `#/watch/${g.id}` }, t("lobby.watch")),
-          html("a", { href: `#/replay/${g.id}` }, t("lobby.replay")),
-          html("button", { title: t("lobby.forget"), "aria-label": t("lobby.forget"), onclick: () => { forgetGame(g.id, g.token); render(); } }, "✕"))))) : html("p", { class: "muted" }, t("lobby.no_games")));
+      games.length ? html("ul", { class: "game-list" }, games.map(gameEntry)) : html("p", { class: "muted" }, t("lobby.no_games")));
   }
 
   function render() {
@@ -262,4 +308,15 @@ export function mountLobby(container) {
 
   render();
   return { relabel: render };
+}
+
+/**
+ * The seed typed in: null for none, undefined if it is not decimal digits up to 2^53 - 1 (the
+ * server's bound: a larger number would be rounded on its way, docs/web.md).
+ */
+function typedSeed(text) {
+  const digits = text.trim();
+  if (digits === "") return null;
+  if (!/^[0-9]+$/.test(digits) || BigInt(digits) > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  return Number(digits);
 }

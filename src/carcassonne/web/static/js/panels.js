@@ -3,15 +3,21 @@
 
 import { t, has } from "./i18n.js";
 import { html, seatSwatch, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
-import { tileInfo } from "./tiles.js";
+import { tileInfo, segmentAt } from "./tiles.js";
 
-/** A seat's name; a name its creator left to the server ("Player 2") in this page's language. */
+/**
+ * A seat's name; a name its creator left to the server ("Player 2") in this page's language.
+ * Bots of one kind left unnamed are numbered in seat order ("Greedy bot 1", "Greedy bot 2").
+ */
 export function seatName(seats, seat) {
   if (seat === null || seat === undefined) return t("seat.nobody");
   const s = seats[seat];
   if (!s) return t("seat.n", { n: seat + 1 });
   if (!s.default_name) return s.name;
-  return s.kind === "bot" && s.bot ? t(`bot.${s.bot}`) : t("lobby.player_n", { n: seat + 1 });
+  if (s.kind !== "bot" || !s.bot) return t("lobby.player_n", { n: seat + 1 });
+  const twins = seats.filter((o) => o.kind === "bot" && o.default_name && o.bot === s.bot);
+  const name = t(`bot.${s.bot}`);
+  return twins.length > 1 ? t("log.bot_numbered", { name, n: twins.indexOf(s) + 1 }) : name;
 }
 
 /** The seats with the names shown on this page, for code that reads `seat.name`. */
@@ -133,10 +139,26 @@ function wineChip(c) {
   }, String(c.value));
 }
 
-/** Whether chips of one colour make a wine: two 1s or a 2 (never 1+2). */
-function hasWine(chips, colour) {
-  const ones = chips.filter((c) => c.colour === colour && c.value === 1).length;
-  return ones >= 2 || chips.some((c) => c.colour === colour && c.value === 2);
+/**
+ * One colour's chips split into wines and the rest (docs/rules.md §5): a wine is a 2 alone or
+ * two 1s, never a 1 and a 2 together, so an orange 2 and 1 are one wine and a spare 1.
+ */
+function winesOf(chips) {
+  const twos = chips.filter((c) => c.value === 2);
+  const ones = chips.filter((c) => c.value === 1);
+  const wines = [...twos.map((c) => [c])];
+  for (let i = 0; i + 1 < ones.length; i += 2) wines.push([ones[i], ones[i + 1]]);
+  const rest = ones.length % 2 ? [ones[ones.length - 1]] : [];
+  return { wines, rest: [...rest, ...chips.filter((c) => c.value !== 1 && c.value !== 2)] };
+}
+
+/** A colour's chips: each wine ringed and marked, the chips that make no wine beside them. */
+function grapeGroup(list, colour) {
+  const { wines, rest } = winesOf(list.filter((c) => c.colour === colour));
+  return html("span", { class: "wine-group", "data-grape": colour },
+    wines.map((wine) => html("span", { class: "wine-set ready", "data-wine": wine.map((c) => c.value).join("+") },
+      wine.map(wineChip), html("span", { class: "wine-ready", title: t("wine.ready_hint") }, t("wine.ready")))),
+    rest.map(wineChip));
 }
 
 /**
@@ -147,9 +169,7 @@ export function winePanel(info, view) {
   const chips = (view.expansions || {})["map-chips"] || (view.expansions || {}).mapchips;
   if (!chips) return null;
   const rows = (chips.in_front || []).map((list, i) => {
-    const groups = GRAPES.filter((g) => list.some((c) => c.colour === g)).map((g) => html("span", { class: "wine-group" + (hasWine(list, g) ? " ready" : "") },
-      list.filter((c) => c.colour === g).map(wineChip),
-      hasWine(list, g) ? html("span", { class: "wine-ready", title: t("wine.ready_hint") }, t("wine.ready")) : null));
+    const groups = GRAPES.filter((g) => list.some((c) => c.colour === g)).map((g) => grapeGroup(list, g));
     const points = list.reduce((n, c) => n + c.value, 0);
     return html("div", { class: "wine-row", "data-wine-seat": i },
       swatch(info.seats, i), html("span", { class: "name" }, seatName(info.seats, i)),
@@ -215,18 +235,18 @@ function figuresText(seats, figures) {
 }
 
 const FEATURE_SOURCES = ["city", "road", "inn", "cathedral", "monastery", "garden"];
-/** Points per tile (and coat of arms) of a completed and of an unfinished feature, by source. */
-const RATES = { city: [2, 1], cathedral: [3, 0], inn: [2, 0] };
+const ROAD_SOURCES = ["road", "inn"];
+const CITY_SOURCES = ["city", "cathedral"];
 
 /**
  * How a feature's points add up, from the event's own numbers: a city's tiles and coats of
- * arms times 2 (1 at the end), a road's tiles, a monastery or garden 1 + its neighbours.
+ * arms, or a road's tiles, times the rate the engine paid (`per_tile`: 2 or 1 for a city, 3 for
+ * a cathedral, 0 unfinished…); a monastery or garden 1 + its neighbours.
  */
 function breakdown(ev, points) {
-  if (ev.source === "road") return t("log.size.road", { tiles: count("tiles", ev.tiles), points });
-  const rates = RATES[ev.source];
-  if (rates) {
-    const each = ev.reason === "completed" ? rates[0] : rates[1];
+  const each = (ev.detail || {}).per_tile;
+  if (ROAD_SOURCES.includes(ev.source)) return t("log.size.road", { tiles: count("tiles", ev.tiles), each, points });
+  if (CITY_SOURCES.includes(ev.source)) {
     const key = ev.coats_of_arms ? "log.size.city_arms" : "log.size.city";
     return t(key, { tiles: count("tiles", ev.tiles), arms: count("arms", ev.coats_of_arms), each, points });
   }
@@ -274,7 +294,14 @@ export function describeEvent(ev, seats) {
     }
     const key = `log.${ev.source}.${ev.reason}`;
     if (ev.source === "field" && has(key)) {
-      const text = t(key, { scores: scorers(seats, winners, pts), cities: count("cities", d.completed_cities), points: pts });
+      // Each winner's own rate (a pig makes it 4 per city, D45): one sentence per rate.
+      const perCity = d.per_city || {};
+      const rates = [...new Set(winners.map((s) => perCity[s]))].sort((a, b) => b - a);
+      const text = rates.map((each) => {
+        const group = winners.filter((s) => perCity[s] === each);
+        const points = ev.points[group[0]];
+        return t(key, { scores: scorers(seats, group, points), cities: count("cities", d.completed_cities), each, points });
+      }).join(" ");
       return { cls: "score", text: withFigures(text, seats, ev.figures, "log.farmers"), squares };
     }
     if (FEATURE_SOURCES.includes(ev.source) && has(key)) {
@@ -301,16 +328,67 @@ function withFigures(text, seats, figures, key) {
   return t(key, { text, why: figuresText(seats, figures) });
 }
 
-/** The log, newest first; hovering an entry outlines its squares on the board. */
-export function logPanel(events, seats, onHover = () => {}) {
+/** The seats an event concerns, whose colours mark its log line: who scored, bet or chose. */
+function eventSeats(ev) {
+  if (ev.type !== "score") return ev.seat === null || ev.seat === undefined ? [] : [ev.seat];
+  if (ev.source === "bet") {
+    const owner = (ev.detail || {}).owner;
+    if (owner !== undefined && owner !== null) return [owner];
+  }
+  return Object.keys(ev.points || {}).map(Number);
+}
+
+/**
+ * A move (a tile placement, public_placements on the server) in words: who put which tile where, and the figure put
+ * on it ("Ana places a tile at (1, 0): City and road; Meeple on the road.").
+ */
+export function describeMove(move, seats) {
+  const params = { who: seatName(seats, move.seat), tile: tileName(move.tile), square: where([move.x, move.y]) };
+  const f = move.figure;
+  if (!f) return t("log.move.tile", params);
+  const segment = segmentAt(move.tile, move.rotation, f.location);
+  const spot = t("turn.spot", { figure: t(`figure.${f.figure}`), feature: segment ? t(`feature.${segment.kind}`) : f.location });
+  return t("log.move.tile_figure", { ...params, spot });
+}
+
+/** Moves and events in the order they happened: a turn's tile and figure come before its events. */
+function chronicle(events, moves) {
+  const items = [];
+  let m = 0;
+  for (const ev of events) {
+    while (m < moves.length && moves[m].turn <= ev.turn) items.push({ move: moves[m++] });
+    items.push({ ev });
+  }
+  while (m < moves.length) items.push({ move: moves[m++] });
+  return items;
+}
+
+function logEntry(item, seats) {
+  if (item.move) {
+    const move = item.move;
+    return { turn: move.turn, cls: "move", kind: "move", marks: [move.seat], text: describeMove(move, seats), squares: [{ x: move.x, y: move.y }] };
+  }
+  const ev = item.ev;
+  const described = describeEvent(ev, seats);
+  if (!described) return null;
+  return { ...described, turn: ev.turn, kind: ev.type === "score" ? ev.source : ev.event, marks: eventSeats(ev) };
+}
+
+/**
+ * The log, newest first: every tile placed (with its figure) and every event, each line marked
+ * with the colours of the seats it concerns; hovering an entry outlines its squares on the board.
+ */
+export function logPanel(events, seats, onHover = () => {}, placements = []) {
   const list = html("div", { class: "log", role: "log", "aria-live": "polite" });
-  for (let i = events.length - 1; i >= 0; i--) {
-    const ev = events[i];
-    const described = describeEvent(ev, seats);
+  const items = chronicle(events, placements);
+  for (let i = items.length - 1; i >= 0; i--) {
+    const described = logEntry(items[i], seats);
     if (!described) continue;
-    const { cls, text, squares } = described;
-    const entry = html("div", { class: `entry ${cls}`, "data-event": ev.type === "score" ? ev.source : ev.event },
-      html("span", { class: "turn" }, t("log.turn", { n: ev.turn })), text);
+    const { cls, text, squares, turn, kind, marks } = described;
+    const entry = html("div", { class: `entry ${cls}`, "data-event": kind, "data-log-seats": marks.join(" ") },
+      html("span", { class: "turn" }, t("log.turn", { n: turn })),
+      marks.length ? html("span", { class: "log-marks" }, marks.map((seat) => swatch(seats, seat))) : null,
+      text);
     entry.addEventListener("mouseenter", () => onHover(squares));
     entry.addEventListener("mouseleave", () => onHover([]));
     list.appendChild(entry);
@@ -324,10 +402,11 @@ const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "
 
 /**
  * End of game: the winner, and where every seat's points came from. `extra` are the buttons
- * under the table (record, replay, new game). The `card` (over the board) has a row per seat;
- * the narrow sidebar has a row per source and a column per seat.
+ * under the table (record, replay, new game). The `card` (over the board) has a row per seat
+ * unless `bySource`; the narrow sidebar always has a row per source and a column per seat (it
+ * fits however many sources the expansions bring).
  */
-export function summaryPanel(summary, seats, extra = [], { card = false } = {}) {
+export function summaryPanel(summary, seats, extra = [], { card = false, bySource = !card } = {}) {
   const found = new Set();
   for (const bySource of summary.by_source) for (const key of Object.keys(bySource)) found.add(key);
   const sources = [...SOURCE_ORDER.filter((s) => found.has(s)), ...[...found].filter((s) => !SOURCE_ORDER.includes(s)).sort()];
@@ -338,7 +417,7 @@ export function summaryPanel(summary, seats, extra = [], { card = false } = {}) 
     ? html("span", { class: "trophy", title: t("summary.winner_mark") }, html("span", { "aria-hidden": "true" }, " ★"), html("span", { class: "visually-hidden" }, ` (${t("summary.winner_mark")})`))
     : null);
   let table;
-  if (card) {
+  if (!bySource) {
     table = html("table", {},
       html("thead", {}, html("tr", {}, html("th", { scope: "col" }, t("summary.seat")),
         sources.map((s) => html("th", { scope: "col" }, sourceName(s))), html("th", { scope: "col" }, t("summary.total")))),

@@ -5,6 +5,7 @@
 
 import { t } from "./i18n.js";
 import { api } from "./api.js";
+import { errorText } from "./errors.js";
 import { html } from "./svg.js";
 import { BoardView } from "./board.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats } from "./panels.js";
@@ -22,10 +23,12 @@ export function mountReplay(container, [gameId]) {
       const file = input.files[0];
       if (!file) return;
       try {
-        const record = JSON.parse(await file.text());
-        start(await api("/api/replay", { method: "POST", body: record }));
+        JSON.parse(await file.text()); // only to say so here if it is not JSON at all
+        // The file goes as it is: parsed and written again here, a seed beyond 2^53 would be
+        // rounded and the server would replay another shuffle.
+        start(await api("/api/replay", { method: "POST", raw: file }));
       } catch (e) {
-        showUpload(e instanceof SyntaxError ? t("replay.not_json") : e.message);
+        showUpload(e instanceof SyntaxError ? t("replay.not_json") : errorText(e));
       }
     });
     page.replaceChildren(html("div", { class: "page-narrow" },
@@ -42,7 +45,7 @@ export function mountReplay(container, [gameId]) {
   }
 
   if (gameId) {
-    api(`/api/games/${encodeURIComponent(gameId)}/replay`).then(start).catch((e) => showUpload(e.message));
+    api(`/api/games/${encodeURIComponent(gameId)}/replay`).then(start).catch((e) => showUpload(errorText(e)));
   } else {
     showUpload();
   }
@@ -146,6 +149,11 @@ class ReplayViewer {
     });
   }
 
+  /** The tiles placed by this step (frame n follows the action of ply n - 1); a figure shows from its own step. */
+  placementsSoFar() {
+    return (this.data.placements || []).filter((m) => m.ply < this.index).map((m) => (m.ply + 1 < this.index ? m : { ...m, figure: null }));
+  }
+
   render() {
     const frames = this.data.frames;
     const frame = frames[this.index];
@@ -188,7 +196,7 @@ class ReplayViewer {
     panels.push(logPanel(events, seats, (squares) => {
       this.board.drawMarks(view);
       this.board.markSquares(squares, "hl-feature");
-    }));
+    }, this.placementsSoFar()));
     this.sidebar.replaceChildren(...panels);
   }
 }

@@ -1,0 +1,209 @@
+"""Every error the web server sends: a stable reason, the values its wording uses, the English.
+
+An error travels as ``code``, its kind (which HTTP status it gets, what a client may do about it:
+try again, give up), ``message``, the English sentence for API users and logs, and ``reason``
+with ``params``: what exactly went wrong, for the browser to say in its player's language (the
+page's catalogues hold ``error.<reason>`` for every reason here, and ``error.illegal.<reason>``
+for every :class:`~carcassonne.game.IllegalAction` reason of the engine;
+``tests/web/test_error_reasons.py`` checks both, scanning the source).
+
+``params`` hold numbers, JSON keys, tile ids, square names and the engine's own names (a figure,
+a feature kind, an expansion), which the page words itself; the few that are English text
+(``detail``: a reader's or the engine's setup message, ``why`` a game stopped) are shown as
+they are inside the translated sentence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..game import IllegalAction
+
+#: reason -> (code, English message with the {params} it quotes)
+ERRORS: dict[str, tuple[str, str]] = {
+    # the shape of a request or message
+    "nested_too_deeply": ("bad-message", "{what} is nested too deeply"),
+    "not_json": ("bad-message", "{what} is not JSON: {detail}"),
+    "lone_surrogate": (
+        "bad-message",
+        "{what} holds a lone UTF-16 surrogate (an escape from \\ud800 to \\udfff without its "
+        "pair), which is not text",
+    ),
+    "not_an_object": ("bad-message", "{what} must be a JSON object, not {type}"),
+    "unknown_keys": ("bad-message", "{what} has unknown keys {keys}"),
+    "not_boolean": ("bad-message", "{what}: {key!r} must be true or false"),
+    "not_in_range": ("bad-message", "{what} must be a whole number from {low} to {high}"),
+    "request_not_object": ("bad-message", "the request must be a JSON object"),
+    "request_unknown_keys": ("bad-message", "unknown keys {keys}"),
+    "hotseat_not_boolean": ("bad-message", "'hotseat' must be true or false"),
+    "actions_request": ("bad-message", 'the request must be {{"actions": [...], "ply": n}}'),
+    "too_large": ("too-large", "the request is larger than {max} bytes"),
+    "bad_content_type": (
+        "bad-content-type",
+        "the request body must be JSON, sent with Content-Type: application/json",
+    ),
+    # the seats and options of a new game
+    "seat_count": ("bad-message", "'seats' must be a list of {low} to {high} seats"),
+    "seat_kind": ("bad-message", "seat {seat}: 'kind' must be 'human' or 'bot'"),
+    "seat_not_bot": ("bad-message", "seat {seat}: only a bot seat has a 'bot'"),
+    "seat_name": ("bad-message", "seat {seat}: 'name' must be text of at most {max} chars"),
+    "seat_bot_unknown": ("bad-message", "seat {seat}: 'bot' must be one of {bots}"),
+    "seat_bot_spec": ("bad-message", "seat {seat}: {detail}"),
+    "seat_bot_argument": (
+        "bad-message",
+        "seat {seat}: a web game's bot takes only 'seconds', not {argument!r}",
+    ),
+    "seat_think_time": (
+        "bad-message",
+        "seat {seat}: a bot's think time must be {low} to {high} seconds",
+    ),
+    "stack_option": ("bad-message", "options: 'stack' must be a list of at most {max} tile ids"),
+    "start_squares_option": (
+        "bad-message",
+        "options: 'start_squares' must be a list of two square names",
+    ),
+    "unknown_map": ("bad-options", "cannot set up this game: unknown map {map} (maps: {maps})"),
+    "bad_options": ("bad-options", "cannot set up this game: {detail}"),
+    "bot_unavailable": ("bad-options", "the {bot} bot is not available: {detail}"),
+    # the server's limits
+    "rate_limited": (
+        "rate-limited",
+        "too many requests of this kind (at most {per_minute:g} a minute); try again in {wait} s",
+    ),
+    "too_many_of_yours": (
+        "too-many-games",
+        "you already have {games} unfinished games on this server, its limit per address; "
+        "finish some first (abandoned games end after a while)",
+    ),
+    "server_full": (
+        "too-many-games",
+        "this server already runs {games} unfinished games, its limit; "
+        "try again when some have ended",
+    ),
+    "too_many_connections": ("too-many-connections", "the server has too many connections open"),
+    "too_many_from_address": ("too-many-connections", "too many connections from this address"),
+    # who is asking
+    "unknown_host": ("unknown-host", "this server does not answer to this host name"),
+    "foreign_origin": (
+        "forbidden-origin",
+        "requests from pages of other web sites are not accepted",
+    ),
+    "bad_authorization": ("unauthorised", "Authorization must be 'Bearer <token>'"),
+    "bad_token": ("unauthorised", "this link's token does not belong to this game"),
+    "spectator": ("unauthorised", "spectators cannot act"),
+    "no_such_game": ("not-found", "there is no game with this id"),
+    # the websocket's conversation
+    "message_not_object": ("bad-message", "a message must be a JSON object"),
+    "not_text_frame": ("bad-message", "messages must be JSON text frames"),
+    "message_too_large": ("bad-message", "message larger than {max} bytes"),
+    "no_hello": ("bad-message", "no hello received"),
+    "hello_first": ("bad-message", "the first message must be hello"),
+    "hello_again": ("bad-message", "hello was already received"),
+    "hello_token": ("bad-message", "hello: 'token' must be a string or null"),
+    "unknown_message_type": (
+        "bad-message",
+        "unknown message type {type!r} (expected hello, act, preview, hint or ping)",
+    ),
+    # moves
+    "action_count": ("bad-message", "'actions' must be a list of 1 to {max} actions"),
+    "bad_action": ("bad-message", "action {action}: {detail}"),
+    "malformed_action": ("bad-message", "action {action}: malformed ({detail})"),
+    "batch_not_tile": (
+        "bad-message",
+        "only a tile placement may be sent together with another action "
+        "(the figure action after it)",
+    ),
+    "preview_not_tile": ("bad-message", "a preview is only for placing a tile"),
+    "game_over": ("game-over", "the game is over"),
+    "ended_before_action": ("game-over", "the game ended before this action"),
+    "game_broken": ("broken", "{why}"),
+    "game_expired": ("expired", "{why}"),
+    "stale_ply": ("stale", "the game has moved on (ply {ply}, you sent {sent})"),
+    "reloaded": ("stale", "the game was reloaded; send the move again"),
+    "stored_elsewhere": ("stale", "the game has moved on: another move was stored first"),
+    "not_your_turn": ("not-your-turn", "it is seat {seat}'s move, not yours"),
+    "action_not_your_turn": (
+        "not-your-turn",
+        "action {action}: it is seat {seat}'s move, not yours",
+    ),
+    # hints
+    "hint_busy": ("busy", "a hint is already on its way"),
+    "hint_failed": ("busy", "no hint could be computed now; try again"),
+    # replays
+    "not_finished": (
+        "not-finished",
+        "the game is not finished: its record would reveal the draw order",
+    ),
+    "record_not_object": (
+        "bad-record",
+        "cannot replay this record: a record must be a JSON object",
+    ),
+    "record_too_long": (
+        "bad-record",
+        "cannot replay this record: a record may have at most {max} moves",
+    ),
+    "record_seat_name": (
+        "bad-record",
+        "cannot replay this record: seat {seat}: a name has at most {max} characters",
+    ),
+    "bad_record": ("bad-record", "cannot replay this record: {detail}"),
+    # the server's own failures
+    "server_failed": ("server", "the server failed on this request"),
+    "message_failed": ("server", "the server failed on this message"),
+    "hint_server_failed": ("server", "the server failed on this hint"),
+    "preview_failed": ("server", "the server failed on this preview"),
+    "engine_failed": ("server", "action {action}: the server failed on it"),
+    "move_not_saved": ("server", "the server could not save this move; try again"),
+    "hint_not_saved": ("server", "the server could not save that this hint was used; try again"),
+    "cannot_create_now": ("server", "the server cannot create games now; try again"),
+    "game_not_saved": ("server", "the server could not save the new game; try again"),
+}
+
+
+class ProtocolError(ValueError):
+    """A request refused; ``code`` is its kind, ``reason`` and ``params`` what exactly is
+    wrong (see the module's docstring). Build one with :meth:`of` (or :func:`illegal`)."""
+
+    def __init__(
+        self,
+        message: str,
+        code: str = "bad-message",
+        *,
+        reason: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.reason = reason
+        self.params: dict[str, Any] = params or {}
+
+    @classmethod
+    def of(cls, reason: str, /, code: str | None = None, **params: Any) -> ProtocolError:
+        """The error ``reason`` of :data:`ERRORS` quoting ``params``; ``code`` overrides its
+        kind (an unknown map is a bad option in the lobby, a bad record in an upload)."""
+        kind, english = ERRORS[reason]
+        return cls(english.format(**params), code or kind, reason=reason, params=params)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields every error message carries (the websocket's and the API's)."""
+        return {"message": str(self), "reason": self.reason, "params": _exact(self.params)}
+
+
+#: the largest whole number a browser's number holds exactly
+MAX_EXACT_IN_JS = 2**53
+
+
+def _exact(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with every whole number a browser would round (the seed's bound, 2**63 - 1)
+    as its digits: the page must quote the number the server meant."""
+    return {
+        name: str(value) if isinstance(value, int) and abs(value) > MAX_EXACT_IN_JS else value
+        for name, value in params.items()
+    }
+
+
+def illegal(exc: IllegalAction, action: int | None = None) -> ProtocolError:
+    """The engine refused an action (``action``: its number in the batch sent, if any)."""
+    params = {**exc.params, **({} if action is None else {"action": action})}
+    message = str(exc) if action is None else f"action {action}: {exc}"
+    return ProtocolError(message, "illegal", reason=f"illegal.{exc.reason}", params=params)
