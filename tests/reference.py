@@ -31,7 +31,10 @@ Rules implemented (docs/rules.md §1, §2, §4, D9, D15):
 * Inns & Cathedrals (§11): a road with an inn pays 2 per tile completed and 0 at the end, a city
   with a cathedral 3 per tile and coat of arms completed and 0 at the end (their source is then
   ``inn`` / ``cathedral``); a large meeple counts 2 in a majority;
-* the variant ``small_city_scores_2`` (D37): a completed two-tile city pays 1 per tile and coat.
+* the variant ``small_city_scores_2`` (D37): a completed two-tile city pays 1 per tile and coat;
+* the Inns & Cathedrals variants (§11.1): without ``inns`` (D52) a road with an inn, without
+  ``cathedrals`` (D53) a city with a cathedral, is a plain one in every way; with
+  ``plain_unfinished_inns_cathedrals`` (D51) the marked ones left unfinished pay as plain ones.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from carcassonne import GameOptions
 from carcassonne.board import Geometry, decode
 from carcassonne.tiles import BORDER, CITY, FIELD, GARDEN, KIND_NAMES, MONASTERY, ROAD
 
@@ -88,22 +92,6 @@ class RefFeature:
     #: the marks on its segments (inn, cathedral, …), each once per segment
     marks: tuple[str, ...] = ()
 
-    @property
-    def inn(self) -> bool:
-        return self.kind == ROAD and "inn" in self.marks
-
-    @property
-    def cathedral(self) -> bool:
-        return self.kind == CITY and "cathedral" in self.marks
-
-    @property
-    def source(self) -> str:
-        if self.inn:
-            return "inn"
-        if self.cathedral:
-            return "cathedral"
-        return KIND_NAMES[self.kind]
-
 
 @dataclass(frozen=True)
 class Payout:
@@ -128,9 +116,13 @@ class Reference:
     """Every feature of a board, traced from scratch (build one per board state: it is slow)."""
 
     def __init__(
-        self, board: Mapping[int, Any], geometry: Geometry, small_city_scores_2: bool = False
+        self, board: Mapping[int, Any], geometry: Geometry, options: GameOptions | None = None
     ) -> None:
-        self.small_city_scores_2 = small_city_scores_2
+        options = options or GameOptions()
+        self.small_city_scores_2 = options.small_city_scores_2
+        self.inns = options.inns
+        self.cathedrals = options.cathedrals
+        self.plain_unfinished = options.plain_unfinished_inns_cathedrals
         self.tiles: dict[XY, Any] = {decode(pos): placed for pos, placed in board.items()}
         self.playable: set[XY] | None = (
             None if geometry.squares is None else {decode(pos) for pos in geometry.squares}
@@ -255,19 +247,38 @@ class Reference:
 
     # ------------------------------------------------------------------------------ scoring
 
+    def inn(self, feature: RefFeature) -> bool:
+        """A road with an inn that counts (not with the variant without inns)."""
+        return self.inns and feature.kind == ROAD and "inn" in feature.marks
+
+    def cathedral(self, feature: RefFeature) -> bool:
+        """A city with a cathedral that counts (not with the variant without cathedrals)."""
+        return self.cathedrals and feature.kind == CITY and "cathedral" in feature.marks
+
+    def source(self, feature: RefFeature) -> str:
+        if self.inn(feature):
+            return "inn"
+        if self.cathedral(feature):
+            return "cathedral"
+        return KIND_NAMES[feature.kind]
+
     def value(self, feature: RefFeature, final: bool) -> int:
         """Points a road, city or cloister pays when completed (``final=False``) or at the end."""
         tiles = len(feature.squares)
         if feature.kind == CITY:
             units = tiles + feature.coats_of_arms
-            if feature.cathedral:
-                return 0 if final else 3 * units
+            if self.cathedral(feature):
+                if final:
+                    return units if self.plain_unfinished else 0
+                return 3 * units
             if final or (tiles == 2 and self.small_city_scores_2):
                 return units
             return 2 * units
         if feature.kind == ROAD:
-            if feature.inn:
-                return 0 if final else 2 * tiles
+            if self.inn(feature):
+                if final:
+                    return tiles if self.plain_unfinished else 0
+                return 2 * tiles
             return tiles
         if feature.kind in CLOISTERS:
             if feature.complete:
@@ -305,7 +316,7 @@ class Reference:
             value = self.value(feature, final=reason == "final")
             tiles, coats, completed = len(feature.squares), feature.coats_of_arms, None
         return Payout(
-            source=feature.source,
+            source=self.source(feature),
             reason=reason,
             squares=tuple(sorted(feature.squares)),
             tiles=tiles,

@@ -124,6 +124,75 @@ def test_start_squares_on_a_map_are_used(capsys: pytest.CaptureFixture[str]) -> 
     assert report["options"]["start_squares"] == ["Limoges", "Nancy"]
 
 
+# ------------------------------------------------------------- Inns & Cathedrals variants
+
+IC_VARIANT_FLAGS = ("--plain-unfinished-inns-cathedrals", "--no-inns", "--no-cathedrals")
+
+
+@pytest.mark.parametrize("command", ["play", "simulate"])
+@pytest.mark.parametrize("flag", IC_VARIANT_FLAGS)
+def test_d54_the_command_line_refuses_an_inns_cathedrals_variant_without_it(
+    command: str, flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([command, flag]) == 2
+    assert error_line(capsys) == (
+        f"carcassonne {command}: error: {flag} needs Inns & Cathedrals (--inns-cathedrals)"
+    )
+
+
+def test_d54_the_command_line_refuses_all_three_variants_together(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "--inns-cathedrals", *IC_VARIANT_FLAGS]) == 2
+    assert "has nothing to change with both --no-inns and --no-cathedrals" in error_line(capsys)
+
+
+@pytest.mark.parametrize(
+    ("flags", "options"),
+    [
+        (["--plain-unfinished-inns-cathedrals"], {"plain_unfinished_inns_cathedrals": True}),
+        (["--no-inns"], {"inns": False}),
+        (
+            ["--no-cathedrals", "--plain-unfinished-inns-cathedrals"],
+            {"cathedrals": False, "plain_unfinished_inns_cathedrals": True},
+        ),
+    ],
+)
+def test_d51_d52_d53_simulate_plays_the_variants_asked_for(
+    flags: list[str], options: dict[str, bool], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--games", "1", "--seed", "2", "--inns-cathedrals", *flags, "--json"]
+    assert main(["simulate", *argv]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {key: report["options"].get(key) for key in options} == options
+
+
+def test_d51_d52_d53_simulate_and_replay_name_the_variants(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    variants = ["--inns-cathedrals", "--no-cathedrals", "--plain-unfinished-inns-cathedrals"]
+    argv = ["simulate", "--games", "1", "--seed", "3", *variants, "--save-records", str(tmp_path)]
+    assert main(argv) == 0
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .startswith(
+            "1 games, 2 players (greedy, random), "
+            "base game + inns-cathedrals + plain-unfinished-inns-cathedrals + no cathedrals, seeds"
+        )
+    )
+    (record,) = tmp_path.glob("*.json")
+    assert main(["replay", str(record)]) == 0
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .startswith(
+            f"{record}: 2 players, base game, inns & cathedrals, "
+            "unfinished inns and cathedrals score as plain ones, no cathedrals, "
+        )
+    )
+
+
 # ------------------------------------------------------------------------------- simulate wins
 
 

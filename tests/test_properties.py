@@ -28,17 +28,25 @@ EXAMPLES = settings(max_examples=20, deadline=None)
 
 @st.composite
 def game_options(draw: st.DrawFn) -> GameOptions:
-    """Random options: players 2-5, any expansions (the River only off the map), either rule
-    variant, few meeples."""
+    """Random options: players 2-5, any expansions (the River only off the map), any rule
+    variant (those of Inns & Cathedrals only with it, D54), few meeples."""
     on_map = draw(st.booleans())
+    inns_cathedrals = draw(st.booleans())
+    inns = not inns_cathedrals or draw(st.booleans())
+    cathedrals = not inns_cathedrals or draw(st.booleans())
     return GameOptions(
         players=draw(st.integers(2, 5)),
         river=not on_map and draw(st.booleans()),
         abbot=draw(st.booleans()),
         bets=draw(st.booleans()),
-        inns_cathedrals=draw(st.booleans()),
+        inns_cathedrals=inns_cathedrals,
         small_city_scores_2=draw(st.booleans()),
         farmers=draw(st.booleans()),
+        inns=inns,
+        cathedrals=cathedrals,
+        plain_unfinished_inns_cathedrals=inns_cathedrals
+        and (inns or cathedrals)
+        and draw(st.booleans()),
         map="france" if on_map else None,
         map_chips=on_map and draw(st.booleans()),
         traders_builders=draw(st.booleans()),

@@ -168,8 +168,20 @@ def test_discard_of_another_tile_is_an_error():
         GameOptions(seed=15, map="test-tiny", map_chips=True),
         GameOptions(seed=16, bets=True, players=3),
         GameOptions(seed=17, inns_cathedrals=True, small_city_scores_2=True, farmers=False),
+        GameOptions(
+            seed=20, inns_cathedrals=True, inns=False, plain_unfinished_inns_cathedrals=True
+        ),
     ],
-    ids=["base", "river", "abbot", "river+abbot", "map-chips", "bets", "inns+variants"],
+    ids=[
+        "base",
+        "river",
+        "abbot",
+        "river+abbot",
+        "map-chips",
+        "bets",
+        "inns+variants",
+        "ic-variants",
+    ],
 )
 def test_saved_random_games_replay_every_score_and_event(options, tmp_path):
     game = play_out(Game(options), options.seed)
@@ -187,12 +199,56 @@ def test_new_options_are_written_only_when_set(tmp_path):
     plain = play_out(Game(GameOptions(seed=18)), 18)
     save_record(plain, tmp_path / "plain.json")
     written = json.loads((tmp_path / "plain.json").read_text())["options"]
-    assert not {"inns_cathedrals", "small_city_scores_2", "farmers"} & set(written)
+    assert not {
+        "inns_cathedrals",
+        "small_city_scores_2",
+        "farmers",
+        "plain_unfinished_inns_cathedrals",
+        "inns",
+        "cathedrals",
+    } & set(written)
     options = GameOptions(seed=19, inns_cathedrals=True, farmers=False)
     save_record(play_out(Game(options), 19), tmp_path / "ic.json")
     written = json.loads((tmp_path / "ic.json").read_text())["options"]
     assert (written["inns_cathedrals"], written["farmers"]) == (True, False)
     assert load_record(tmp_path / "ic.json").options == options
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        {"plain_unfinished_inns_cathedrals": True},
+        {"inns": False},
+        {"cathedrals": False},
+        {"inns": False, "plain_unfinished_inns_cathedrals": True},
+    ],
+)
+def test_d51_d52_d53_the_inns_cathedrals_variants_round_trip_in_records(tmp_path, variant):
+    options = GameOptions(seed=21, inns_cathedrals=True, **variant)
+    game = play_out(Game(options), 21)
+    save_record(game, tmp_path / "variant.json")
+    data = json.loads((tmp_path / "variant.json").read_text())
+    assert {key: data["options"][key] for key in variant} == variant
+    jsonschema.validate(data, SCHEMA)
+    replayed = load_record(tmp_path / "variant.json")
+    assert replayed.options == options
+    assert (replayed.scores, events_json(replayed)) == (game.scores, events_json(game))
+
+
+@pytest.mark.parametrize(
+    ("variant", "flag"),
+    [
+        ({"plain_unfinished_inns_cathedrals": True}, "--plain-unfinished-inns-cathedrals"),
+        ({"inns": False}, "--no-inns"),
+        ({"cathedrals": False}, "--no-cathedrals"),
+    ],
+)
+def test_d54_a_record_with_an_inns_cathedrals_variant_but_not_the_expansion_is_refused(
+    variant, flag
+):
+    data = record_from_game(play_out(Game(GameOptions(seed=22)), 22))
+    data["options"].update(variant)
+    assert replay_error(data) == f"setup: {flag} needs Inns & Cathedrals (--inns-cathedrals)"
 
 
 def test_abbot_recalls_round_trip():

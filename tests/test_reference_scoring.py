@@ -50,6 +50,8 @@ from reference import (
 from scenario import scenario
 
 FEATURE_SOURCES = frozenset({"road", "city", "inn", "cathedral", "monastery", "garden", "field"})
+#: the sources of features whose inn or cathedral counts (docs/rules.md §11)
+MARKED = ("inn", "cathedral")
 DEFAULT_GAMES = 88
 GAMES = int(os.environ.get("CARC_REFERENCE_GAMES") or DEFAULT_GAMES)
 
@@ -67,8 +69,23 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"map": "test-tiny", "map_chips": True, "bets": True},
     {"map": "france", "copies": 2, "abbot": True},
     {"inns_cathedrals": True},
-    {"inns_cathedrals": True, "small_city_scores_2": True, "farmers": False},
-    {"map": "france", "inns_cathedrals": True, "bets": True, "abbot": True},
+    # the Inns & Cathedrals variants (D51-D53) change no legal action, so these games are the
+    # ones played before them (one of the few that complete a cathedral city among them)
+    {
+        "inns_cathedrals": True,
+        "small_city_scores_2": True,
+        "farmers": False,
+        "inns": False,
+        "plain_unfinished_inns_cathedrals": True,
+    },
+    {
+        "map": "france",
+        "inns_cathedrals": True,
+        "bets": True,
+        "abbot": True,
+        "cathedrals": False,
+        "plain_unfinished_inns_cathedrals": True,
+    },
 )
 
 Figures = dict[int, tuple[int, str]]
@@ -144,7 +161,7 @@ class CrossCheck:
         self.game = game
         self.stats = stats
         self.breakage = breakage
-        self.ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+        self.ref = Reference(game.board, game.geometry, game.options)
         self.complete = self._complete_features(self.ref)
         # a builder's second tile: whether the last tile earned one, and whether it was one
         self.earned_second = False
@@ -177,7 +194,7 @@ class CrossCheck:
                 self.check_second_tile(start)
             self._apply(action)
             if isinstance(action, PlaceTile):
-                self.ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+                self.ref = Reference(game.board, game.geometry, game.options)
                 self.earned_second = not self.in_second and self.extends_builder()
             if feature_events(game.events[start:], "completed"):
                 self.fail("features scored as completed outside step 3")
@@ -265,7 +282,7 @@ class CrossCheck:
         ref = self.ref
         feature = ref.feature_of(gid)
         recalls = [e for e in events if isinstance(e, ScoreEvent) and e.reason == "abbot-recall"]
-        expected = [(feature.source, {seat: ref.value(feature, final=True)})]
+        expected = [(ref.source(feature), {seat: ref.value(feature, final=True)})]
         if [(e.source, e.points) for e in recalls] != expected:
             self.fail(f"abbot recall paid {recalls}, expected {expected}")
         self.stats["abbot recalls"] += 1
@@ -327,7 +344,7 @@ class CrossCheck:
 
     def check_final(self) -> None:
         game = self.game
-        ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+        ref = Reference(game.board, game.geometry, game.options)
         stale = [
             f for f in ref.occupied(game.figures) if f.kind != FIELD and f.complete
         ]  # their figures should have come home when they were completed
@@ -364,8 +381,12 @@ class CrossCheck:
             stats["final with a tie"] += len(payout.points) > 1
             stats["fields paying for cities"] += bool(payout.completed_cities)
             stats["pig bonus"] += any(p != payout.value for _, p in payout.points)
+            stats["final inn or cathedral paying"] += payout.source in MARKED and payout.value > 0
         printed = {(p.x, p.y) for p in game.geometry.printed}
         for f in ref.features:
+            stats["inn or cathedral played plain"] += ref.source(f) not in MARKED and bool(
+                {"inn", "cathedral"} & set(f.marks)
+            )
             if f.kind in EDGE_KINDS and f.complete:
                 stats["complete, closed by the map"] += f.border_sides > 0
                 stats["complete with a large city"] += bool(printed & f.squares)
@@ -420,6 +441,8 @@ MUST_COVER = (
     "final inn",
     "completed cathedral",
     "final cathedral",
+    "final inn or cathedral paying",
+    "inn or cathedral played plain",
     "goods taken",
     "goods majorities",
     "builder second tiles",
@@ -443,7 +466,7 @@ def test_engine_scoring_agrees_with_the_reference_scorer(capsys: pytest.CaptureF
 def test_reference_two_tile_city_is_complete_and_worth_4() -> None:
     # base/E (city N) at rotation 180 closes the start tile's city from the north.
     game = scenario([("base/E", 0, -1, 180, ("meeple", "S"))], then=["base/U"])
-    ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+    ref = Reference(game.board, game.geometry, game.options)
     city = ref.feature_at((0, 0), "N")
     assert city.kind == CITY and city.complete and city.squares == {(0, 0), (0, -1)}
     assert ref.value(city, final=False) == 4
@@ -452,7 +475,7 @@ def test_reference_two_tile_city_is_complete_and_worth_4() -> None:
 def test_reference_field_pays_3_per_completed_city_once_each() -> None:
     # The start tile's north field borders its city; a farmer there, the city closed by base/E.
     game = scenario([("base/E", 0, -1, 180, None)], then=["base/U"])
-    ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+    ref = Reference(game.board, game.geometry, game.options)
     field = ref.feature_at((0, 0), "EL")
     farmer = {min(field.segments): (1, "meeple")}
     payout = ref.payout(field, farmer, "final")
@@ -461,7 +484,7 @@ def test_reference_field_pays_3_per_completed_city_once_each() -> None:
 
 def test_reference_monastery_at_the_end_is_1_plus_its_neighbours() -> None:
     game = scenario([("base/B", 0, 1, 0, ("meeple", "monastery"))], then=["base/U"])
-    ref = Reference(game.board, game.geometry, game.options.small_city_scores_2)
+    ref = Reference(game.board, game.geometry, game.options)
     monastery = ref.feature_at((0, 1), "monastery")
     assert monastery.kind == MONASTERY and not monastery.complete
     assert ref.value(monastery, final=True) == 2  # the start tile is its one neighbour

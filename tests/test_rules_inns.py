@@ -8,14 +8,16 @@ either side; base/E (one city edge, N at rotation 0) closes a city side.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from carcassonne import PASS, Game, PlaceFigure, PlaceTile
+from carcassonne import PASS, Game, GameSetupError, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
 from carcassonne.expansions.inns import LARGE_MEEPLE
 from carcassonne.tiles import tile_set
-from scenario import assert_refused, close_start_road, paid, scenario, score_events
+from scenario import Step, assert_refused, close_start_road, paid, scenario, score_events
 
 LARGE = LARGE_MEEPLE
 IC = {"inns_cathedrals": True}
@@ -303,3 +305,146 @@ def test_d35_bets_settle_on_an_unfinished_inn_road_that_scores_nothing() -> None
 def test_d36_on_a_map_each_player_has_9_meeples_and_the_large_meeple() -> None:
     game = Game(players=3, map="france", map_chips=True, inns_cathedrals=True, seed=2)
     assert game.supply == [{"meeple": 9, LARGE: 1}] * 3
+
+
+# ------------------------------------------------------------------------------- gardens
+
+ABBOT_IC = {"abbot": True, **IC}
+
+
+def test_d50_two_tiles_show_a_garden_C_and_O() -> None:
+    tiles = tile_set("ic").tiles
+    assert [(t.name, t.count) for t in tiles if "garden" in t.centre] == [("C", 1), ("O", 1)]
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # ic/O east of the start tile (its inn road joins the start road), base/W ends that road
+        [("ic/O", 1, 0, 0, ("abbot", "garden")), ("base/W", 2, 0, 0, None)],
+        # ic/C north of it (its S city closes with the start city at once, nobody on it), base/W
+        # east of the start tile
+        [("ic/C", 0, -1, 0, ("abbot", "garden")), ("base/W", 1, 0, 0, None)],
+    ],
+)
+def test_d50_an_abbot_on_an_inns_cathedrals_garden_scores_1_plus_neighbours(
+    steps: list[Step],
+) -> None:
+    # At the end the garden has two tiles around it: the start tile and base/W.
+    game = scenario(steps, **ABBOT_IC)
+    assert paid(game) == [("garden", {0: 3})]
+    assert game.scores == [3, 0]
+
+
+def test_d50_a_game_with_the_abbot_and_inns_cathedrals_has_10_gardens() -> None:
+    game = Game(players=2, seed=3, **ABBOT_IC)
+    assert game.current_tile is not None
+    tiles = [game.current_tile, *game.stack, *(p.tile for p in game.board.values())]
+    gardens = sorted(t.id for t in tiles if "garden" in t.centre)
+    assert gardens == [*(f"base/{letter}-garden" for letter in "EHIMNRUV"), "ic/C", "ic/O"]
+
+
+def test_d50_a_meeple_may_not_stand_on_an_inns_cathedrals_garden() -> None:
+    game = Game(players=2, stack=("ic/O",), **ABBOT_IC)
+    game.apply(PlaceTile(1, 0, 0))
+    assert PlaceFigure("abbot", "garden") in game.legal_actions()
+    assert_refused(game, PlaceFigure("meeple", "garden"), "meeple cannot stand on a garden")
+    assert_refused(game, PlaceFigure(LARGE, "garden"), "cannot stand on a garden")
+
+
+# ------------------------------------------------------------------------------ variants
+
+PLAIN_UNFINISHED = {"plain_unfinished_inns_cathedrals": True, **IC}
+NO_INNS = {"inns": False, **IC}
+NO_CATHEDRALS = {"cathedrals": False, **IC}
+
+
+def test_d51_an_unfinished_road_with_an_inn_scores_1_per_tile_at_the_end() -> None:
+    game = scenario(INN_ROAD[:2], **PLAIN_UNFINISHED)  # the west end stays open: 3 tiles
+    assert paid(game, "final") == [("inn", {0: 3})]
+    assert game.scores == [3, 0]
+
+
+def test_d51_an_unfinished_city_with_a_cathedral_scores_1_per_tile_and_coat_at_the_end() -> None:
+    # The cathedral city of test_a_cathedral_city_scores_3_per_coat_of_arms_too, its E side
+    # left open: 5 tiles and base/M's coat of arms.
+    steps = [CATHEDRAL_CITY[0], ("base/M", 0, -2, 180, None), *CATHEDRAL_CITY[2:]]
+    game = scenario(steps, **PLAIN_UNFINISHED)
+    assert paid(game, "final") == [("cathedral", {0: 6})]
+
+
+def test_d51_completed_inns_and_cathedrals_still_pay_their_rates() -> None:
+    assert paid(scenario(INN_ROAD, then=["base/B"], **PLAIN_UNFINISHED)) == [("inn", {0: 8})]
+    game = scenario(CATHEDRAL_CITY, then=["base/B"], **PLAIN_UNFINISHED)
+    assert paid(game) == [("cathedral", {0: 15})]
+
+
+def test_d52_without_inns_a_completed_road_with_an_inn_scores_1_per_tile() -> None:
+    game = scenario(INN_ROAD, then=["base/B"], **NO_INNS)
+    assert paid(game) == [("road", {0: 4})]
+    (event,) = score_events(game, "completed")
+    # paid 1 per tile; the tile still shows its inn
+    assert (event.detail["value"], event.detail["per_tile"], event.detail["marks"]) == (
+        4,
+        1,
+        {"inn": 1},
+    )
+
+
+def test_d52_without_inns_an_unfinished_road_with_an_inn_scores_1_per_tile() -> None:
+    game = scenario(INN_ROAD[:2], **NO_INNS)
+    assert paid(game, "final") == [("road", {0: 3})]
+
+
+def test_d52_without_inns_the_cathedrals_still_count() -> None:
+    assert paid(scenario(CATHEDRAL_CITY, then=["base/B"], **NO_INNS)) == [("cathedral", {0: 15})]
+    assert paid(scenario(CATHEDRAL_CITY[:3], **NO_INNS), "final") == [("cathedral", {0: 0})]
+
+
+def test_d53_without_cathedrals_a_completed_cathedral_city_scores_2_per_tile() -> None:
+    game = scenario(CATHEDRAL_CITY, then=["base/B"], **NO_CATHEDRALS)
+    assert paid(game) == [("city", {0: 10})]
+
+
+def test_d53_without_cathedrals_an_unfinished_cathedral_city_scores_1_per_tile() -> None:
+    game = scenario(CATHEDRAL_CITY[:3], **NO_CATHEDRALS)
+    assert paid(game, "final") == [("city", {0: 4})]
+
+
+def test_d53_without_cathedrals_the_inns_still_count() -> None:
+    assert paid(scenario(INN_ROAD, then=["base/B"], **NO_CATHEDRALS)) == [("inn", {0: 8})]
+    assert paid(scenario(INN_ROAD[:2], **NO_CATHEDRALS), "final") == [("inn", {0: 0})]
+
+
+def test_d51_d52_plain_unfinished_cathedrals_without_inns() -> None:
+    options = {**PLAIN_UNFINISHED, "inns": False}
+    assert paid(scenario(CATHEDRAL_CITY[:3], **options), "final") == [("cathedral", {0: 4})]
+    assert paid(scenario(INN_ROAD, then=["base/B"], **options)) == [("road", {0: 4})]
+
+
+@pytest.mark.parametrize(
+    ("variant", "message"),
+    [
+        ({"inns": False}, "--no-inns needs Inns & Cathedrals"),
+        ({"cathedrals": False}, "--no-cathedrals needs Inns & Cathedrals"),
+        (
+            {"plain_unfinished_inns_cathedrals": True},
+            "--plain-unfinished-inns-cathedrals needs Inns & Cathedrals",
+        ),
+        (
+            {"inns": False, "cathedrals": False},
+            "--no-inns and --no-cathedrals need Inns & Cathedrals",
+        ),
+    ],
+)
+def test_d54_the_variants_are_refused_without_inns_cathedrals(
+    variant: dict[str, bool], message: str
+) -> None:
+    with pytest.raises(GameSetupError, match=re.escape(f"{message} (--inns-cathedrals)")):
+        Game(players=2, **variant)
+
+
+def test_d54_plain_unfinished_is_refused_with_neither_inns_nor_cathedrals() -> None:
+    with pytest.raises(GameSetupError, match="has nothing to change with both --no-inns"):
+        Game(players=2, inns=False, cathedrals=False, **PLAIN_UNFINISHED)
+    assert Game(players=2, inns=False, cathedrals=False, **IC).expansion("inns-cathedrals")

@@ -169,6 +169,28 @@ def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
+def _check_inns_cathedrals_variants(options: GameOptions) -> None:
+    """Refuse an Inns & Cathedrals variant (docs/rules.md D54) that would change nothing: without
+    the expansion, or paying unfinished inns and cathedrals when both are off."""
+    asked = [
+        flag
+        for flag, on in (
+            ("--no-inns", not options.inns),
+            ("--no-cathedrals", not options.cathedrals),
+            ("--plain-unfinished-inns-cathedrals", options.plain_unfinished_inns_cathedrals),
+        )
+        if on
+    ]
+    if asked and not options.inns_cathedrals:
+        verb = "needs" if len(asked) == 1 else "need"
+        raise GameSetupError(f"{' and '.join(asked)} {verb} Inns & Cathedrals (--inns-cathedrals)")
+    if len(asked) == 3:
+        raise GameSetupError(
+            "--plain-unfinished-inns-cathedrals has nothing to change with both --no-inns "
+            "and --no-cathedrals"
+        )
+
+
 def _overrides(ext: Expansion, hook: str) -> bool:
     return getattr(type(ext), hook) is not getattr(Expansion, hook)
 
@@ -264,6 +286,7 @@ class Game:
             raise GameSetupError("map chips need a map (--map)")
         if options.start_squares is not None and options.map is None:
             raise GameSetupError("start squares need a map (--map)")
+        _check_inns_cathedrals_variants(options)
         if options.seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
             options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
@@ -351,7 +374,7 @@ class Game:
         self._figure_checks = [e for e in exts if _overrides(e, "figure_allowed")]
         self._value_hooks = [e for e in exts if _overrides(e, "adjust_value")]
         self._points_hooks = [e for e in exts if _overrides(e, "adjust_points")]
-        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks)
+        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks())
         self._squares = self.geometry.squares
 
     def expansion(self, name: str) -> Any:

@@ -20,7 +20,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MAX_COPIES = 3
 
 
-#: the on/off options that are off unless asked for: the expansions and the small-city variant
+#: the on/off options that are off unless asked for: the expansions and the variants that add a rule
 SWITCHES = (
     "river",
     "abbot",
@@ -28,8 +28,12 @@ SWITCHES = (
     "map_chips",
     "inns_cathedrals",
     "small_city_scores_2",
+    "plain_unfinished_inns_cathedrals",
     "traders_builders",
 )
+#: the on/off options that are on unless turned off: the variants that take a rule away
+#: (``--no-farmers``, ``--no-inns``, ``--no-cathedrals``)
+DEFAULT_ON = ("farmers", "inns", "cathedrals")
 
 
 class GameSetupError(ValueError):
@@ -60,6 +64,12 @@ class GameOptions:
     small_city_scores_2: bool = False
     #: rule variant: False plays without farmers (no figure on a field, fields never score)
     farmers: bool = True
+    #: Inns & Cathedrals variants (docs/rules.md §11.1): False plays the inns' roads as plain
+    #: roads (D52), the cathedrals' cities as plain cities (D53); True pays an unfinished road
+    #: with an inn or city with a cathedral as a plain one at the end (D51)
+    inns: bool = True
+    cathedrals: bool = True
+    plain_unfinished_inns_cathedrals: bool = False
     #: explicit draw order (tile ids), replacing the shuffled stack; the game ends when it is empty
     stack: tuple[str, ...] | None = None
 

@@ -298,6 +298,53 @@ def test_inns_cathedrals_and_the_rule_variants_through_the_api(client: Any) -> N
     assert {key: info["options"][key] for key in options} == options
 
 
+@pytest.mark.parametrize(
+    ("variant", "source", "points"),
+    [
+        ({}, "inn", 0),
+        ({"plain_unfinished_inns_cathedrals": True}, "inn", 2),
+        ({"inns": False}, "road", 2),
+    ],
+)
+def test_d51_d52_the_inns_cathedrals_variants_through_the_api(
+    client: Any, variant: dict[str, bool], source: str, points: int
+) -> None:
+    # The only tile, ic/O east of the start tile, leaves a road of 2 tiles with an inn unfinished.
+    options = {"inns_cathedrals": True, **variant}
+    game_id, token, _ = two_humans(client, stack=["ic/O"], **options)
+    with client.websocket_connect(f"/ws/{game_id}") as ws:
+        hello(ws, token)
+        tile = {"type": "place-tile", "x": 1, "y": 0, "rotation": 0}
+        figure = {"type": "place-figure", "figure": "meeple", "location": "E"}
+        ws.send_json({"type": "act", "actions": [tile, figure], "ply": 0})
+        seen = ws.receive_json()
+    (score,) = [e for e in seen["events"] if e["type"] == "score"]
+    assert (score["source"], score["points"]) == (source, {"0": points})
+    assert score["detail"]["per_tile"] == points // 2  # the rate the log shows: 2 tiles
+    assert seen["view"]["scores"] == [points, 0]
+    info = client.get(f"/api/games/{game_id}").json()
+    assert {key: info["options"][key] for key in options} == options
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert replay_record(read_record(record)).scores == [points, 0]
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"inns": False}, "--no-inns needs Inns & Cathedrals (--inns-cathedrals)"),
+        ({"cathedrals": False}, "--no-cathedrals needs Inns & Cathedrals"),
+        ({"plain_unfinished_inns_cathedrals": True}, "needs Inns & Cathedrals"),
+        ({"inns_cathedrals": True, "inns": "no"}, "'inns' must be true or false"),
+    ],
+)
+def test_d54_the_api_refuses_an_inns_cathedrals_variant_without_it(
+    client: Any, options: dict[str, Any], fragment: str
+) -> None:
+    response = client.post("/api/games", json={"seats": [HUMAN, HUMAN], "options": options})
+    assert response.status_code == 400
+    assert fragment in response.json()["message"]
+
+
 def test_preview_lists_figure_actions_without_changing_the_game(client: Any) -> None:
     game_id, token, _ = two_humans(client, stack=CITY_STACK)
     tile = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}

@@ -304,6 +304,51 @@ def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page:
     shot(page, "26-inns-cathedrals-tiles")
 
 
+def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
+    server: Server, page: Page, phone_page: Page
+) -> None:
+    page.goto(server.url + "/")
+    variants = page.locator("[data-ic-variants] input[type=checkbox]")
+    expect(page.locator("input[name='small_city_scores_2']")).to_be_visible()
+    expect(variants).to_have_count(0)  # offered only with the expansion (D54)
+    page.check("input[name='inns_cathedrals']")
+    expect(variants).to_have_count(3)
+    plain = page.locator("input[name='plain_unfinished_inns_cathedrals']")
+    page.check("input[name='no_inns']")
+    page.check("input[name='no_cathedrals']")
+    expect(plain).to_be_disabled()  # nothing left for it to pay
+    page.uncheck("input[name='inns_cathedrals']")
+    expect(variants).to_have_count(0)
+    page.check("input[name='inns_cathedrals']")
+    for name in ("plain_unfinished_inns_cathedrals", "no_inns", "no_cathedrals"):
+        expect(page.locator(f"input[name='{name}']")).not_to_be_checked()
+    page.check("input[name='no_inns']")
+    page.check("input[name='plain_unfinished_inns_cathedrals']")
+    expect(page.locator("[data-ic-variants]")).to_contain_text("Unfinished inns and cathedrals")
+    shot(page, "27-inns-cathedrals-variants")
+    page.click("[data-create]")
+    created = page.locator("[data-created]")
+    expect(created).to_be_visible()
+    game_id = created.get_attribute("data-created")
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as response:
+        options = json.loads(response.read())["options"]
+    assert (options["inns"], options["plain_unfinished_inns_cathedrals"]) == (False, True)
+    assert "cathedrals" not in options  # on, the default, which is not written
+    page.click("nav a[href='#/rules']")
+    rules = page.locator(".rules li")
+    for text in (
+        "Unfinished inns and cathedrals score (option",
+        "No inns (option",
+        "No cathedrals",
+    ):
+        expect(rules.filter(has_text=text)).to_have_count(1)
+    phone_page.goto(server.url + "/")
+    phone_page.check("input[name='inns_cathedrals']")
+    expect(phone_page.locator("[data-ic-variants] input")).to_have_count(3)
+    phone_page.locator("[data-ic-variants]").scroll_into_view_if_needed()
+    shot(phone_page, "27-inns-cathedrals-variants-phone")
+
+
 def test_every_tile_is_drawn_with_the_fields_its_data_has(server: Server, page: Page) -> None:
     # Flooding each drawing outside its cities, roads, rivers, hedges and buildings must give one
     # stretch of field per field of the data, in every rotation, holding that field's half-edges
@@ -359,7 +404,7 @@ RULES_SECTIONS = {  # heading -> how many points the summary makes
     "Map-Chips": 2,
     "Inns & Cathedrals": 3,
     "Traders & Builders": 5,
-    "Rule variants": 2,
+    "Rule variants": 5,
 }
 
 
@@ -381,6 +426,9 @@ def test_rules_page_sums_up_every_expansion_in_every_language(server: Server, pa
     expect(traders.nth(2)).to_contain_text("never a third")
     expect(traders.nth(3)).to_contain_text("4 per completed city instead of 3")
     expect(variants.nth(0)).to_contain_text("exactly two tiles pays 2")
+    expect(variants.nth(2)).to_contain_text("an unfinished road with an inn pays 1 per tile")
+    expect(variants.nth(3)).to_contain_text("a road with an inn is a plain road")
+    expect(variants.nth(4)).to_contain_text("a city with a cathedral is a plain city")
     for lang, titles in (
         ("fr", ["Auberges et Cathédrales", "Marchands & Bâtisseurs", "Variantes de règles"]),
         ("ro", ["Hanuri și Catedrale", "Negustori și Constructori", "Variante de reguli"]),

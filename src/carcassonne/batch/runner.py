@@ -29,7 +29,7 @@ from typing import Any, TextIO, TypeVar
 
 from ..bots import make_bot
 from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
-from ..options import SWITCHES
+from ..options import DEFAULT_ON, SWITCHES
 from .tallies import Tallies, tally_game
 
 #: the ``ray_address`` that starts a Ray instance on this machine instead of joining a cluster
@@ -87,8 +87,7 @@ def describe_options(options: GameOptions) -> str:
     if options.map:
         parts.append(f"map {options.map}")
     parts += [name.replace("_", "-") for name in SWITCHES if getattr(options, name)]
-    if not options.farmers:
-        parts.append("no farmers")
+    parts += [f"no {name}" for name in DEFAULT_ON if not getattr(options, name)]
     return " + ".join(parts)
 
 

@@ -83,6 +83,24 @@ def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> N
         help="rule variant: no figures on fields, fields never score",
     )
     group.add_argument(
+        "--plain-unfinished-inns-cathedrals",
+        action="store_true",
+        help="rule variant (needs --inns-cathedrals): an unfinished road with an inn or city "
+        "with a cathedral scores as a plain one at the end, not 0",
+    )
+    group.add_argument(
+        "--no-inns",
+        dest="inns",
+        action="store_false",
+        help="rule variant (needs --inns-cathedrals): the inns' roads are plain roads",
+    )
+    group.add_argument(
+        "--no-cathedrals",
+        dest="cathedrals",
+        action="store_false",
+        help="rule variant (needs --inns-cathedrals): the cathedrals' cities are plain cities",
+    )
+    group.add_argument(
         "--traders-builders",
         action="store_true",
         help="play with Traders & Builders (trade goods, builder, pig)",
@@ -127,6 +145,9 @@ def options_from_args(args: argparse.Namespace, players: int | None = None) -> G
         inns_cathedrals=args.inns_cathedrals,
         small_city_scores_2=args.small_city_scores_2,
         farmers=args.farmers,
+        plain_unfinished_inns_cathedrals=args.plain_unfinished_inns_cathedrals,
+        inns=args.inns,
+        cathedrals=args.cathedrals,
         map=args.map,
         map_chips=args.map_chips,
         traders_builders=args.traders_builders,

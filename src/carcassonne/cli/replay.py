@@ -87,6 +87,12 @@ def _setup_text(game: Game) -> str:
         parts.append("small cities score 2")
     if not options.farmers:
         parts.append("no farmers")
+    if options.plain_unfinished_inns_cathedrals:
+        parts.append("unfinished inns and cathedrals score as plain ones")
+    if not options.inns:
+        parts.append("no inns")
+    if not options.cathedrals:
+        parts.append("no cathedrals")
     if options.map:
         parts.append(f"map {options.map}" + (" with map chips" if options.map_chips else ""))
     return f"{game.players} players, {', '.join(parts)}"

@@ -30,7 +30,7 @@ def build_expansions(options: GameOptions) -> list[Expansion]:
     if options.inns_cathedrals:
         from .inns import InnsCathedrals
 
-        expansions.append(InnsCathedrals())
+        expansions.append(InnsCathedrals(options))
     if options.map_chips:
         from .mapchips import MapChips
 

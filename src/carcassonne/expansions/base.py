@@ -66,9 +66,6 @@ class Expansion:
     figure_types: ClassVar[dict[str, frozenset[int]]] = {}
     #: weight of a figure type in majorities when it is not 1 (large meeple 2, builder 0)
     figure_strength: ClassVar[dict[str, int]] = {}
-    #: marks that name what a feature's score came from (a road with an inn scores as ``inn``:
-    #: its ScoreEvent's source), so that summaries by source tell them apart
-    scoring_marks: ClassVar[tuple[str, ...]] = ()
     #: figure types placed on a feature already occupied (a builder or pig joins its owner's
     #: meeple there); where exactly is up to :meth:`figure_allowed`
     joining_figures: ClassVar[frozenset[str]] = frozenset()
@@ -79,6 +76,16 @@ class Expansion:
 
     def setup(self, game: Game) -> None:
         """Adjust the game before the first turn (stack, supplies, board)."""
+
+    def scoring_marks(self) -> tuple[str, ...]:
+        """Marks that name what a feature's score came from (a road with an inn scores as
+        ``inn``: its ScoreEvent's source), so that summaries by source tell them apart.
+
+        A method, asked once at set-up, rather than a class attribute: the marks may depend on
+        the options (a variant without inns, D52), and a compiled build reads an attribute
+        declared on this class from the instance, never from an interpreted subclass's body.
+        """
+        return ()
 
     def placement_allowed(self, game: Game, pos: int, orientation: Orientation) -> bool:
         """Extra restriction on tile placement (called only while :attr:`restricts_placement`)."""

@@ -5,6 +5,10 @@ The tiles (``data/tiles/ic.json``) carry the inns and cathedrals as marks, which
 on each feature as it grows; this module only changes what such a feature pays
 (:meth:`InnsCathedrals.adjust_value`): all or nothing, double when completed and nothing at the
 end.  The large meeple is a figure type the core places like a meeple and weighs 2 in majorities.
+
+The variants of §11.1 are settled when the expansion is built, so that scoring asks nothing
+more: the marks a variant turns off (D52, D53) are simply not among those this module pays for,
+and whether an unfinished one pays as a plain feature (D51) is kept as the value to return.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from .base import Expansion
 if TYPE_CHECKING:
     from ..features import Feature
     from ..game import Game
+    from ..options import GameOptions
 
 LARGE_MEEPLE = "large-meeple"
 INN = "inn"
@@ -32,7 +37,21 @@ class InnsCathedrals(Expansion):
     tile_sets = ("ic",)
     figure_types = {LARGE_MEEPLE: frozenset({CITY, ROAD, FIELD, MONASTERY})}
     figure_strength = {LARGE_MEEPLE: 2}
-    scoring_marks = (INN, CATHEDRAL)
+
+    def __init__(self, options: GameOptions) -> None:
+        #: feature kind -> the mark that changes what it pays there and the rate per tile (and
+        #: coat of arms) when completed; a mark the variants turn off is left out (D52, D53)
+        self._rates: dict[int, tuple[str, int]] = {}
+        if options.inns:
+            self._rates[ROAD] = (INN, INN_POINTS)
+        if options.cathedrals:
+            self._rates[CITY] = (CATHEDRAL, CATHEDRAL_POINTS)
+        self._marks = tuple(mark for mark, _ in self._rates.values())
+        #: D51: an unfinished marked feature pays as a plain one instead of nothing
+        self._unfinished_pays = options.plain_unfinished_inns_cathedrals
+
+    def scoring_marks(self) -> tuple[str, ...]:
+        return self._marks
 
     def setup(self, game: Game) -> None:
         for supply in game.supply:
@@ -42,8 +61,10 @@ class InnsCathedrals(Expansion):
         marks = feature.marks
         if marks is None:
             return value
-        if feature.kind == ROAD and INN in marks:
-            return 0 if final else INN_POINTS * len(feature.squares)
-        if feature.kind == CITY and CATHEDRAL in marks:
-            return 0 if final else CATHEDRAL_POINTS * (len(feature.squares) + feature.coat_of_arms)
-        return value
+        rate = self._rates.get(feature.kind)
+        if rate is None or rate[0] not in marks:
+            return value
+        if final:
+            return value if self._unfinished_pays else 0
+        # a road has no coat of arms: the same sum counts its tiles
+        return rate[1] * (len(feature.squares) + feature.coat_of_arms)

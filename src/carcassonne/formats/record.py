@@ -34,7 +34,7 @@ from ..bots import BOT_NAMES, check_bot_spec
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
-from ..options import SWITCHES
+from ..options import DEFAULT_ON, SWITCHES
 from ..quoting import short_repr
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
@@ -56,13 +56,16 @@ _TOP_KEYS = {
     "moves",
     "result",
 }
-_BOOL_OPTIONS = (*SWITCHES, "farmers")
+_BOOL_OPTIONS = (*SWITCHES, *DEFAULT_ON)
 #: options written only when they differ from their default, so that older records (and the
 #: records of games without them) read and write as before
 _OPTIONAL_OPTIONS = {
     "inns_cathedrals": False,
     "small_city_scores_2": False,
     "farmers": True,
+    "plain_unfinished_inns_cathedrals": False,
+    "inns": True,
+    "cathedrals": True,
     "traders_builders": False,
 }
 _OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}

@@ -78,6 +78,7 @@ export function mountLobby(container) {
     options: {
       river: false, abbot: false, bets: false, inns_cathedrals: false, map: false, map_chips: false,
       small_city_scores_2: false, no_farmers: false, traders_builders: false,
+      plain_unfinished_inns_cathedrals: false, no_inns: false, no_cathedrals: false,
     },
     seed: "",
     hotseat: false,
@@ -126,7 +127,7 @@ export function mountLobby(container) {
     }, times.map((s) => html("option", { value: s, selected: seat.think === s }, t("lobby.seconds", { n: s }))));
   }
 
-  function option(key, disabled = false) {
+  function option(key, disabled = false, label = `option.${key}`) {
     return html("label", {},
       html("input", {
         type: "checkbox", name: key, checked: state.options[key], disabled,
@@ -134,10 +135,35 @@ export function mountLobby(container) {
           state.options[key] = e.target.checked;
           if (key === "map" && !e.target.checked) state.options.map_chips = false;
           if (key === "map" && e.target.checked) state.options.river = false;
+          keepIcVariantsPlayable();
           render();
         },
       }),
-      html("span", {}, t(`option.${key}`), html("small", {}, t(`option.${key}.hint`))));
+      html("span", {}, t(label), html("small", {}, t(`${label}.hint`))));
+  }
+
+  // The Inns & Cathedrals variants (docs/rules.md §11.1, D51-D54): offered only with the
+  // expansion, and "plain unfinished" only while inns or cathedrals are left to pay for.
+  const IC_VARIANTS = ["plain_unfinished_inns_cathedrals", "no_inns", "no_cathedrals"];
+  const icPlainPointless = () => state.options.no_inns && state.options.no_cathedrals;
+
+  function keepIcVariantsPlayable() {
+    if (!state.options.inns_cathedrals) for (const key of IC_VARIANTS) state.options[key] = false;
+    if (icPlainPointless()) state.options.plain_unfinished_inns_cathedrals = false;
+  }
+
+  function icVariantOptions() {
+    if (!state.options.inns_cathedrals) return null;
+    return html("div", { class: "options", "data-ic-variants": "" }, IC_VARIANTS.map((key) => option(
+      key, key === "plain_unfinished_inns_cathedrals" && icPlainPointless(), `lobby.variant_${key}`)));
+  }
+
+  function icVariantRequest() {
+    return {
+      plain_unfinished_inns_cathedrals: state.options.plain_unfinished_inns_cathedrals,
+      inns: !state.options.no_inns,
+      cathedrals: !state.options.no_cathedrals,
+    };
   }
 
   function botSpec(seat) {
@@ -161,6 +187,7 @@ export function mountLobby(container) {
         map: state.options.map ? "france" : null,
         map_chips: state.options.map_chips,
         traders_builders: state.options.traders_builders,
+        ...icVariantRequest(),
         seed: typedSeed(state.seed),
       },
       hotseat: state.hotseat,
@@ -232,6 +259,7 @@ export function mountLobby(container) {
         option("map"), option("map_chips", !state.options.map)),
       html("h3", { style: "margin-top:1rem" }, t("lobby.variants")),
       html("div", { class: "options" }, option("small_city_scores_2"), option("no_farmers")),
+      icVariantOptions(),
       html("div", { class: "row" },
         html("label", {}, html("input", {
           type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,
