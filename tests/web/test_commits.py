@@ -23,8 +23,10 @@ SEAT0 = Principal(frozenset({0}))
 
 
 class SlowCommits(SqliteStorage):
-    """An SQLite database whose commits of moves wait (in its writer thread) until the test
-    lets them through."""
+    """An SQLite database whose commits of moves wait until the test lets them through, called
+    from a thread as PostgreSQL's storage is (SQLite's own calls are too short for threads)."""
+
+    threads = 1
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)

@@ -16,15 +16,15 @@ Seat tokens are stored as SHA-256 digests: the links are handed out once, at cre
 leaked database does not let anyone act for a seat.  Likewise a game's creator is kept only as a
 digest of its address, enough to count the unfinished games of each address.
 
-The methods are synchronous; the server calls them through :meth:`Storage.run`, in threads of
-the storage's own, so that the event loop serves every other socket while a commit waits for
-the disk.  Both backends flush every commit to the disk before it returns, so that a move a
-player was told of survives a power failure.  PostgreSQL's calls run in a few threads (one per
-pooled connection): a burst of moves queues for the threads instead of opening ever more
-connections.  SQLite's run in one writer thread, which commits the calls that queued while the
-previous commit was flushing in one transaction, one flush for them all (see
-:class:`SqliteStorage`): run on the event loop's thread, each flush (0.2-4 ms on the project's
-machine) stopped the whole server and halved its moves per second (``benchmarks/README.md``).
+The methods are synchronous; the server calls them through :meth:`Storage.run`.  PostgreSQL's
+run in a few threads of the storage's own (one per pooled connection), so that the event loop
+serves every other socket while a commit makes its round trip and waits for the disk, and a
+burst of moves queues for the threads instead of opening ever more connections.  SQLite's run
+at once on the caller's thread: they take tens of microseconds, plus a flush of the log per
+commit (a fraction of a millisecond on the project's machine, see :class:`SqliteStorage`), and
+measured side by side on 100 games a thread made the server slower (``benchmarks/README.md``).
+Both backends flush every commit to the disk before it returns, so that a move a player was
+told of survives a power failure.
 
 A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinished, because
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
@@ -45,7 +45,6 @@ import hashlib
 import json
 import logging
 import os
-import queue
 import sqlite3
 import threading
 import time
@@ -564,17 +563,7 @@ class Storage:
 
 class SqliteStorage(Storage):
     """One SQLite file, for one server process; safe to call from any thread (calls are
-    serialised by a lock).
-
-    :meth:`run` makes the calls in one writer thread of the storage's own, so that the event
-    loop goes on serving while a commit waits for the disk, and commits together the calls that
-    queued meanwhile: one transaction, one flush for all of them (each in a savepoint of its
-    own, so that one refused write undoes only itself).  Each caller hears its answer once that
-    transaction is committed.
-    """
-
-    #: one writer: SQLite writes one transaction at a time anyway
-    threads = 1
+    serialised by a lock)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -595,68 +584,8 @@ class SqliteStorage(Storage):
             raise StorageError(f"{path}: cannot open games database: {exc}") from exc
         if version != str(SCHEMA_VERSION):
             raise StorageError(f"{path}: database schema {version}, expected {SCHEMA_VERSION}")
-        #: re-entrant: the calls committed together run within the writer's transaction
-        self._lock = threading.RLock()
-        self._queue: queue.SimpleQueue[_Queued | None] = queue.SimpleQueue()
-        self._writer: threading.Thread | None = None
+        self._lock = threading.Lock()
         self._check_writable()
-
-    async def run(self, call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``call(*args)`` in the writer thread, committed (with the calls queued beside it)
-        before it returns: see the class."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[T] = loop.create_future()
-        if self._writer is None:
-            self._writer = threading.Thread(
-                target=self._write_forever, name="storage-writer", daemon=True
-            )
-            self._writer.start()
-        self._queue.put(_Queued(functools.partial(call, *args, **kwargs), loop, answer))
-        return await answer
-
-    def _stop_threads(self) -> None:
-        """For :meth:`close`: the calls queued end first."""
-        if self._writer is not None:
-            self._queue.put(None)
-            self._writer.join()
-            self._writer = None
-
-    def _write_forever(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            with contextlib.suppress(queue.Empty):
-                while True:
-                    queued = self._queue.get_nowait()
-                    if queued is None:
-                        self._queue.put(None)  # stop once this batch is answered
-                        break
-                    batch.append(queued)
-            for queued, outcome in zip(batch, self._together(batch), strict=True):
-                queued.answer_with(outcome)
-
-    def _together(self, batch: list[_Queued]) -> list[_Outcome]:
-        """Each call's result or exception, all committed in one transaction; if that
-        transaction fails as a whole (SQLite rolled it back, the commit failed), each call is
-        made again in a transaction of its own, so that each hears its own answer."""
-        if len(batch) > 1:
-            with self._lock:
-                try:
-                    self._db.execute("BEGIN IMMEDIATE")
-                    outcomes = []
-                    for queued in batch:
-                        outcomes.append(_outcome(queued.call))
-                        if not self._db.in_transaction:
-                            break  # SQLite rolled back every call of the batch so far
-                    else:
-                        self._db.execute("COMMIT")
-                        return outcomes
-                except (sqlite3.Error, OSError) as exc:
-                    log.warning("%s: moves committed together failed (%s)", self.name, exc)
-                    self._roll_back()
-        return [_outcome(queued.call) for queued in batch]
 
     def _open(self) -> str:
         """Create the tables or bring an older database up to date; returns its schema."""
@@ -685,20 +614,15 @@ class SqliteStorage(Storage):
 
     @contextlib.contextmanager
     def _transaction(self, what: str) -> Iterator[Statements]:
-        """A transaction, or within the writer's (calls committed together) a savepoint."""
         with self._lock:
             db = self._db
-            inner = db.in_transaction
             try:
-                db.execute("SAVEPOINT call" if inner else "BEGIN IMMEDIATE")
+                db.execute("BEGIN IMMEDIATE")
                 try:
                     yield db
-                    db.execute("RELEASE call" if inner else "COMMIT")
+                    db.execute("COMMIT")
                 except BaseException:
-                    if inner:
-                        self._roll_back_savepoint()
-                    else:
-                        self._roll_back()
+                    self._roll_back()
                     raise
             except sqlite3.IntegrityError as exc:
                 raise StorageConflict(f"cannot store {what}: {_sqlite_reason(exc)}") from exc
@@ -717,17 +641,6 @@ class SqliteStorage(Storage):
         except sqlite3.Error as exc:
             log.error("%s: cannot roll back a failed write: %s", self.name, _sqlite_reason(exc))
 
-    def _roll_back_savepoint(self) -> None:
-        """Undo one call committed with others; if SQLite rolled back their whole transaction,
-        :meth:`_together` makes each again on its own."""
-        if not self._db.in_transaction:
-            return
-        try:
-            self._db.execute("ROLLBACK TO call")
-            self._db.execute("RELEASE call")
-        except sqlite3.Error as exc:
-            log.error("%s: cannot roll back a failed write: %s", self.name, _sqlite_reason(exc))
-
     def _rows(self, sql: str, *params: Any) -> list[Any]:
         with self._lock:
             try:
@@ -736,41 +649,6 @@ class SqliteStorage(Storage):
                 raise StorageError(
                     f"cannot read the games database: {_sqlite_reason(exc)}"
                 ) from exc
-
-
-_Outcome = tuple[Any, BaseException | None]
-
-
-def _outcome(call: Callable[[], Any]) -> _Outcome:
-    """What ``call()`` returned, or the exception it raised."""
-    try:
-        return call(), None
-    except Exception as exc:
-        return None, exc
-
-
-@dataclass(frozen=True)
-class _Queued:
-    """A call waiting for the writer thread, and where its caller waits for the answer."""
-
-    call: Callable[[], Any]
-    loop: asyncio.AbstractEventLoop
-    answer: asyncio.Future[Any]
-
-    def answer_with(self, outcome: _Outcome) -> None:
-        """Hand the outcome to the caller, on its loop (unless the caller gave up waiting)."""
-        result, failure = outcome
-        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
-            self.loop.call_soon_threadsafe(_settle, self.answer, result, failure)
-
-
-def _settle(answer: asyncio.Future[Any], result: Any, failure: BaseException | None) -> None:
-    if answer.cancelled():
-        return
-    if failure is None:
-        answer.set_result(result)
-    else:
-        answer.set_exception(failure)
 
 
 def _sqlite_reason(exc: Exception) -> str:
