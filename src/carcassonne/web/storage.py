@@ -21,10 +21,14 @@ run in a few threads of the storage's own (one per pooled connection), so that t
 serves every other socket while a commit makes its round trip and waits for the disk, and a
 burst of moves queues for the threads instead of opening ever more connections.  SQLite's run
 at once on the caller's thread: they take tens of microseconds, plus a flush of the log per
-commit (a fraction of a millisecond on the project's machine, see :class:`SqliteStorage`), and
-measured side by side on 100 games a thread made the server slower (``benchmarks/README.md``).
-Both backends flush every commit to the disk before it returns, so that a move a player was
-told of survives a power failure.
+commit (0.2-4 ms on the project's machine), during which the whole server waits.  Measured
+side by side (``benchmarks/README.md``, 20 rounds of 50 games), a writer thread committing the
+calls that queued during a flush together (one flush for several moves) made the server no
+faster: 0.90 times the moves per second at the median; up to 4 times as many in the rounds
+where the shared disk flushed slowly (5 of those 7), but 0.87 times in the 13 others (where
+the hand-offs between threads seem to cost more than the flushes); a plain thread (one flush
+per move) was no faster either.  Both backends flush every commit to the disk before it
+returns, so that a move a player was told of survives a power failure.
 
 A game is unfinished (``finished`` 0), finished (1) or expired (2: ended unfinished, because
 nobody moved for a long time or its place was needed); ``updated`` is the time of its last move.
