@@ -29,13 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..actions import PASS, Pass, PlaceFigure, PlaceTile
+from ..actions import PASS, Action, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES, check_bot_spec
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..options import SWITCHES
 from ..quoting import short_repr
+from ..replaying import ReplayError, replay_onto
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
@@ -524,10 +525,10 @@ def _check_draw(game: Game, move: Turn, drawn: int, source: str) -> int:
 
 
 def _replay_turn(game: Game, move: Turn) -> None:
-    _apply(game, move.place, move.where)
+    _apply(game, move.seat, move.place, move.where)
     if move.step2 is None:
         return
-    _apply(game, move.step2, move.where)
+    _apply(game, move.seat, move.step2, move.where)
     for i, (seat, action) in enumerate(move.actions):
         where = f"{move.where}, action {i + 1}"
         if game.phase in ("tile", "over"):
@@ -537,14 +538,17 @@ def _replay_turn(game: Game, move: Turn) -> None:
             raise RecordError(
                 f"{where}: seat {game.to_move} decides '{game.phase}' now, not seat {seat}"
             )
-        _apply(game, action, where)
+        _apply(game, seat, action, where)
 
 
-def _apply(game: Game, action: Any, where: str) -> None:
+def _apply(game: Game, seat: int, action: Action, where: str) -> None:
+    """One action of the record; the checks before it gave the seat to move."""
     try:
-        game.apply(action)
-    except IllegalAction as exc:
-        raise RecordError(f"{where}: illegal {_describe(action)}: {exc}") from None
+        replay_onto(game, ((seat, action),))
+    except ReplayError as exc:
+        if not isinstance(exc.cause, IllegalAction):
+            raise exc.cause from exc
+        raise RecordError(f"{where}: illegal {_describe(action)}: {exc.cause}") from None
 
 
 def _describe(action: Any) -> str:
