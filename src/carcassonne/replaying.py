@@ -24,20 +24,20 @@ Move = tuple[int, Action]
 class ReplayError(ValueError):
     """A move that does not replay: ``ply`` counts the game's actions from 1 (its history length
     before the move, plus one), ``cause`` says why (an :class:`IllegalAction`, or whatever the
-    move source or the engine raised; it is chained too).  ``action`` is the move's action (None
-    when the source failed before giving one).
+    move source or the engine raised; it is chained too).
 
     After an :class:`IllegalAction` or a failing source the game holds exactly the moves before
     ``ply``; after any other cause the engine may have half-applied the move, so rebuild from the
     moves before ``ply`` to go on.
     """
 
-    def __init__(self, ply: int, action: Action | None, cause: Exception) -> None:
+    def __init__(self, ply: int, cause: Exception) -> None:
         # The fields are the exception's args, so that it pickles back from a worker process.
-        super().__init__(ply, action, cause)
+        super().__init__(ply, cause)
         self.ply = ply
-        self.action = action
         self.cause = cause
+        # Chained here as well as by ``raise ... from``, which the compiled engine (mypyc) drops.
+        self.__cause__ = cause
 
     def __str__(self) -> str:
         return f"action {self.ply} does not replay: {self.cause}"
@@ -54,18 +54,14 @@ def replay(options: GameOptions, moves: Iterable[Move]) -> Game:
 def replay_onto(game: Game, moves: Iterable[Move]) -> None:
     """Apply ``moves`` to ``game`` in order; :class:`ReplayError` at the first that fails (the
     moves before it stay applied)."""
-    ply = len(game.history)
-    source = iter(moves)
-    while True:
-        ply += 1
-        action: Action | None = None
-        try:
-            move = next(source, None)
-            if move is None:
-                return
-            seat, action = move
+    applied = len(game.history)
+    # One ``try`` round the whole loop, so that a failing source (it raises while the ``for``
+    # asks for the next move) is caught as well as a failing action.
+    try:
+        for seat, action in moves:
             if game.to_move != seat:
                 raise IllegalAction(f"stored seat {seat} but seat {game.to_move} is to move")
             game.apply(action)
-        except Exception as exc:
-            raise ReplayError(ply, action, exc) from exc
+            applied += 1
+    except Exception as exc:
+        raise ReplayError(applied + 1, exc) from exc
