@@ -525,10 +525,10 @@ def _check_draw(game: Game, move: Turn, drawn: int, source: str) -> int:
 
 
 def _replay_turn(game: Game, move: Turn) -> None:
-    _apply(game, move.seat, move.place, move.where)
+    _apply(game, move.place, move.where)
     if move.step2 is None:
         return
-    _apply(game, move.seat, move.step2, move.where)
+    _apply(game, move.step2, move.where)
     for i, (seat, action) in enumerate(move.actions):
         where = f"{move.where}, action {i + 1}"
         if game.phase in ("tile", "over"):
@@ -538,16 +538,17 @@ def _replay_turn(game: Game, move: Turn) -> None:
             raise RecordError(
                 f"{where}: seat {game.to_move} decides '{game.phase}' now, not seat {seat}"
             )
-        _apply(game, seat, action, where)
+        _apply(game, action, where)
 
 
-def _apply(game: Game, seat: int, action: Action, where: str) -> None:
-    """One action of the record; the checks before it gave the seat to move."""
+def _apply(game: Game, action: Action, where: str) -> None:
+    """One action of the record, for the seat to move: the record's own checks, with their own
+    messages, said which seat that must be."""
     try:
-        replay_onto(game, ((seat, action),))
+        replay_onto(game, ((game.to_move, action),))
     except ReplayError as exc:
         if not isinstance(exc.cause, IllegalAction):
-            raise exc.cause from exc
+            raise exc.cause from None  # an engine fault, not the record's: as it came
         raise RecordError(f"{where}: illegal {_describe(action)}: {exc.cause}") from None
 
 
