@@ -16,6 +16,7 @@ from web_helpers import TestClient, auth, hello
 
 from carcassonne import Game, GameOptions
 from carcassonne.bots import make_bot
+from carcassonne.replaying import Move
 from carcassonne.web import botworker, create_app, rooms
 from carcassonne.web.protocol import ProtocolError, parse_seats, seat_public
 from carcassonne.web.rooms import GameLoadError, _checked_seats
@@ -83,27 +84,27 @@ def test_a_stored_seat_with_a_broken_bot_spec_is_named() -> None:
 # ------------------------------------------------------------------------------ workers
 
 
-def _position(seed: int, plies: int, **options: Any) -> tuple[GameOptions, list[Any], Game]:
+def _position(seed: int, plies: int, **options: Any) -> tuple[GameOptions, list[Move], Game]:
     game = Game(GameOptions(seed=seed, **options))
     rng = random.Random(seed)
     for _ in range(plies):
         game.apply(rng.choice(game.legal_actions()))
-    return game.options, [a for _, a in game.history], game
+    return game.options, list(game.history), game
 
 
 @pytest.mark.parametrize("spec", ["greedy", QUICK_EXPERT])
 def test_a_worker_decides_as_the_bot_would_here(spec: str) -> None:
-    """The worker replays the actions and asks a fresh bot with the same seed: the same choice
+    """The worker replays the moves and asks a fresh bot with the same seed: the same choice
     as that bot in this process."""
-    options, actions, game = _position(5, 9, players=2, bets=True)
-    chosen = asyncio.run(botworker.decide(spec, 77, options, actions, 0.0))
+    options, moves, game = _position(5, 9, players=2, bets=True)
+    chosen = asyncio.run(botworker.decide(spec, 77, options, moves, 0.0))
     assert chosen == make_bot(spec, 77).choose(game)
     assert chosen in game.legal_actions()
 
 
 def test_hints_come_from_a_worker_best_first() -> None:
-    options, actions, game = _position(8, 4, players=2)
-    moves = asyncio.run(botworker.hints(QUICK_EXPERT, 3, options, actions, 3, 0.0))
+    options, played, game = _position(8, 4, players=2)
+    moves = asyncio.run(botworker.hints(QUICK_EXPERT, 3, options, played, 3, 0.0))
     expected = make_bot(QUICK_EXPERT, 3).hints(game, 3)  # type: ignore[attr-defined]
     assert moves == [(h.action, h.expected_points) for h in expected]
     assert len(moves) == 3 and all(a in game.legal_actions() for a, _ in moves)

@@ -621,6 +621,29 @@ def test_damaged_rows_break_only_their_own_game(db: Path) -> None:
         assert moved.status_code == 200 and moved.json()["view"]["scores"] == [4, 0]
 
 
+def test_a_stored_action_that_no_longer_decodes_breaks_the_game_at_its_own_ply(db: Path) -> None:
+    """Stored actions are decoded as they are replayed: JSON that is no action (e.g. written by
+    a later version) is named by its ply, and the game is kept up to just before it."""
+    app = create_app(db, bot_delay=0)
+    figure = {"type": "place-figure", "figure": "meeple", "location": "S"}
+    room, links = asyncio.run(
+        app.state.server.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
+    )
+    asyncio.run(
+        room.submit(Principal(frozenset({0})), [action_from_json(a) for a in (CLOSE_CITY, figure)])
+    )
+    app.state.storage.close()
+    not_an_action = json.dumps({"type": "fly"})
+    _damage(db, "UPDATE actions SET action=? WHERE game_id=? AND ply=1", not_an_action, room.id)
+    with TestClient(create_app(db, bot_delay=0)) as client:
+        token = links["seats"][0]["token"]
+        state = client.get(f"/api/games/{room.id}/state", headers=auth(token)).json()
+        assert state["broken"].startswith(
+            "stored action 2 no longer replays: unknown action type 'fly'"
+        )
+        assert state["ply"] == 1  # the city placed, the figure not
+
+
 # ------------------------------------------------------------------------------ XSS in a browser
 
 CHROMIUM = Path("/usr/bin/chromium")

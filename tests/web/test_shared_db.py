@@ -61,6 +61,25 @@ def test_a_ply_is_stored_once_and_the_second_server_answers_stale(games_db: str)
     assert stored is not None and [a for _, a in stored.actions] == [CLOSE_CITY]
 
 
+def test_a_move_from_elsewhere_that_does_not_replay_breaks_the_game_after_the_good_ones(
+    games_db: str,
+) -> None:
+    """Catching up applies the good moves news brings, keeps them, and stops at the first that
+    fails, naming its ply."""
+    first, second = two_servers(games_db)
+    room, _ = asyncio.run(
+        first.create(parse_seats(HUMANS), parse_options({"stack": CITY_STACK}, 2), False)
+    )
+    other = asyncio.run(second.get(room.id))
+    assert other is not None
+    news = News(room.id, 2, ((0, CLOSE_CITY), (0, {"type": "fly"})))
+    asyncio.run(other.catch_up(news))
+    assert other.broken is not None
+    assert other.broken.startswith("stored action 2 no longer replays: unknown action type 'fly'")
+    assert other.stored.actions == [(0, CLOSE_CITY)]
+    assert [action_to_json(a) for _, a in other.game.history] == [CLOSE_CITY]
+
+
 def test_a_client_ahead_of_its_server_is_not_told_stale(games_db: str) -> None:
     """A player who heard of a move through another server and answers it at once: this server
     reads the move first instead of refusing the answer."""

@@ -142,14 +142,6 @@ def save_game_record(game: Game, bots: tuple[str, ...], path: Path) -> None:
     save_record(game, path, seats=[{"kind": name} for name in bots])
 
 
-def replay(options: GameOptions, history: Iterable[tuple[int, Any]]) -> Game:
-    """Rebuild a finished game from its options and actions (cheaper than shipping it back)."""
-    game = Game(options)
-    for _, action in history:
-        game.apply(action)
-    return game
-
-
 def batch_size(count: int, workers: int) -> int:
     """Games per batch sent to a worker: enough to pay the hand-over once for several games,
     few enough that every worker gets several batches (an even finish)."""

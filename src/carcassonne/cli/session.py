@@ -20,6 +20,7 @@ from ..bots import Bot, make_bot
 from ..bots.expert import HINT_COUNT
 from ..events import ScoreEvent
 from ..game import MAX_PLAYERS, Game, GameOptions, IllegalAction
+from ..replaying import replay
 from . import screens
 from .layout import wrap_log
 from .menus import Menu, menu_for
@@ -279,10 +280,7 @@ class Session:
         if cut is None:
             self.say(self.warn("Nothing to undo yet."))
             return False
-        game = Game(self.options)
-        for _, action in history[:cut]:
-            game.apply(action)
-        self.game = game
+        game = self.game = replay(self.options, history[:cut])
         self.reported = len(game.events)
         self.recap = dict.fromkeys(self.humans, len(self.log))  # the undone lines are history
         self.last_human = None

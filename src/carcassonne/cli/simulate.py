@@ -46,13 +46,13 @@ from ..batch.runner import (
     Task,
     describe_options,
     entrant_labels,
-    replay,
     report_sources,
     run_tasks,
 )
 from ..bots import BOT_NAMES
 from ..expansions import build_expansions
 from ..game import Game, GameOptions
+from ..replaying import replay
 from .errors import CommandError
 from .options import (
     add_game_options,

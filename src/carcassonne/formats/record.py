@@ -29,13 +29,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..actions import PASS, Pass, PlaceFigure, PlaceTile
+from ..actions import PASS, Action, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES, check_bot_spec
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..options import DEFAULT_ON, SWITCHES
 from ..quoting import short_repr
+from ..replaying import ReplayError, replay_onto
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
@@ -543,11 +544,15 @@ def _replay_turn(game: Game, move: Turn) -> None:
         _apply(game, action, where)
 
 
-def _apply(game: Game, action: Any, where: str) -> None:
+def _apply(game: Game, action: Action, where: str) -> None:
+    """One action of the record, for the seat to move: the record's own checks, with their own
+    messages, said which seat that must be."""
     try:
-        game.apply(action)
-    except IllegalAction as exc:
-        raise RecordError(f"{where}: illegal {_describe(action)}: {exc}") from None
+        replay_onto(game, ((game.to_move, action),))
+    except ReplayError as exc:
+        if not isinstance(exc.cause, IllegalAction):
+            raise exc.cause from None  # an engine fault, not the record's: as it came
+        raise RecordError(f"{where}: illegal {_describe(action)}: {exc.cause}") from None
 
 
 def _describe(action: Any) -> str:

@@ -8,7 +8,7 @@ worker **processes** shared by all games of the server, sized by :func:`configur
 thinks on the other (hints go to a pool of their own, see below).
 
 What crosses to a worker is small and needs no trust in pickled engine state: the game's options,
-the actions played so far (the worker replays them: a whole game replays in about a millisecond),
+the moves played so far (the worker replays them: a whole game replays in about a millisecond),
 the bot's spec and a seed.  The seed of each decision is derived from the game's seed, the seat
 and the ply, so a game's bots play the same way after a server restart as before it.
 
@@ -36,7 +36,8 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..bots import make_bot
-from ..game import Game, GameOptions
+from ..game import GameOptions
+from ..replaying import Move, replay
 
 #: seconds a decision may take beyond the bot's own think time before it counts as failed
 #: (a queue of other games' decisions ahead of it included)
@@ -132,24 +133,17 @@ def _exit_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def _replayed(options: GameOptions, actions: list[Any]) -> Game:
-    game = Game(options)
-    for action in actions:
-        game.apply(action)
-    return game
-
-
-def _decide(spec: str, seed: int, options: GameOptions, actions: list[Any]) -> Any:
-    """In a worker: the action bot ``spec`` chooses in the game after ``actions``."""
-    return make_bot(spec, seed).choose(_replayed(options, actions))
+def _decide(spec: str, seed: int, options: GameOptions, moves: list[Move]) -> Any:
+    """In a worker: the action bot ``spec`` chooses in the game after ``moves``."""
+    return make_bot(spec, seed).choose(replay(options, moves))
 
 
 def _hints(
-    spec: str, seed: int, options: GameOptions, actions: list[Any], n: int
+    spec: str, seed: int, options: GameOptions, moves: list[Move], n: int
 ) -> list[tuple[Any, float]]:
     """In a worker: the ``n`` best actions for the seat to move, with expected points."""
     bot = make_bot(spec, seed)
-    return [(h.action, h.expected_points) for h in bot.hints(_replayed(options, actions), n)]  # type: ignore[attr-defined]
+    return [(h.action, h.expected_points) for h in bot.hints(replay(options, moves), n)]  # type: ignore[attr-defined]
 
 
 async def _run(timeout: float, fn: Any, *args: Any, pool: _Pool = _bots) -> Any:
@@ -167,14 +161,15 @@ async def _run(timeout: float, fn: Any, *args: Any, pool: _Pool = _bots) -> Any:
 
 
 async def decide(
-    spec: str, seed: int, options: GameOptions, actions: list[Any], think: float
+    spec: str, seed: int, options: GameOptions, moves: list[Move], think: float
 ) -> Any:
-    """The bot's action, computed in a worker; BotWorkerError if none came."""
-    return await _run(think + DECISION_GRACE, _decide, spec, seed, options, actions)
+    """The bot's action in the game after ``moves``, computed in a worker; BotWorkerError if
+    none came."""
+    return await _run(think + DECISION_GRACE, _decide, spec, seed, options, moves)
 
 
 async def hints(
-    spec: str, seed: int, options: GameOptions, actions: list[Any], n: int, think: float
+    spec: str, seed: int, options: GameOptions, moves: list[Move], n: int, think: float
 ) -> list[tuple[Any, float]]:
     """The hint bot's ``n`` best moves for the seat to move, computed in a hint worker;
     :class:`HintsBusy` at once when :data:`MAX_HINTS_PENDING` are pending already."""
@@ -184,7 +179,7 @@ async def hints(
     _hints_pending += 1
     try:
         return await _run(  # type: ignore[no-any-return]
-            think + DECISION_GRACE, _hints, spec, seed, options, actions, n, pool=_hints_pool
+            think + DECISION_GRACE, _hints, spec, seed, options, moves, n, pool=_hints_pool
         )
     finally:
         _hints_pending -= 1

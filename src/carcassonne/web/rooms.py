@@ -37,7 +37,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,7 @@ from ..bots import check_bot_spec, make_bot
 from ..bots.expert import HINT_BOT, HINT_COUNT
 from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSetupError, GameSummary, IllegalAction
+from ..replaying import Move, ReplayError, replay, replay_onto
 from ..tiles import EDGE_NAMES
 from . import botworker
 from .errors import illegal
@@ -269,24 +270,22 @@ class Room:
 
     def _rebuild(self) -> Game:
         """The game from its options and stored actions: how every game survives a restart."""
-        game = Game(self.options)
-        for ply, (seat, data) in enumerate(self.stored.actions):
-            try:
-                if game.to_move != seat:
-                    raise IllegalAction(f"stored seat {seat} but seat {game.to_move} is to move")
-                game.apply(action_from_json(data))
-            except Exception as exc:
-                self.broken = f"stored action {ply + 1} no longer replays: {_public_reason(exc)}"
-                log.error("game %s: %s (%r)", self.id, self.broken, exc)
-                # The failed action may have half-changed the game: replay up to just before it.
-                game = Game(self.options)
-                for _, earlier in self.stored.actions[:ply]:
-                    game.apply(action_from_json(earlier))
-                return game
+        try:
+            game = replay(self.options, _decoded(self.stored.actions))
+        except ReplayError as exc:
+            self._break(exc)
+            # The failed action may have half-changed the game: replay up to just before it.
+            return replay(self.options, _decoded(self.stored.actions[: exc.ply - 1]))
         if self.stored.damaged:
             self.broken = self.stored.damaged
             log.error("game %s: %s", self.id, self.broken)
         return game
+
+    def _break(self, failure: ReplayError) -> None:
+        """Mark the game broken at the stored action that no longer replays (the log says why)."""
+        reason = _public_reason(failure.cause)
+        self.broken = f"stored action {failure.ply} no longer replays: {reason}"
+        log.error("game %s: %s (%r)", self.id, self.broken, failure.cause)
 
     # -------------------------------------------------------------------- access
 
@@ -620,22 +619,15 @@ class Room:
             except StorageError:
                 log.exception("game %s: cannot read the moves made elsewhere", self.id)
                 return
-        for seat, data in moves:
-            if self.broken:
-                break
+        if not self.broken:
             try:
-                if self.game.to_move != seat:
-                    raise IllegalAction(
-                        f"stored seat {seat} but seat {self.game.to_move} is to move"
-                    )
-                self.game.apply(action_from_json(data))
-            except Exception as exc:
-                self.broken = f"stored action {have + 1} no longer replays: {_public_reason(exc)}"
-                log.error("game %s: %s (%r)", self.id, self.broken, exc)
+                replay_onto(self.game, _decoded(moves))
+            except ReplayError as exc:
+                self.stored.actions.extend(moves[: exc.ply - 1 - have])
+                self._break(exc)
                 self.game = self._rebuild()
-                break
-            self.stored.actions.append((seat, data))
-            have += 1
+            else:
+                self.stored.actions.extend(moves)
         if expired and not self.expired:
             self.expired = expired
             self.stop()
@@ -695,7 +687,7 @@ class Room:
                     HINT_BOT,
                     self.bot_seed(seat, ply),
                     self.options,
-                    [a for _, a in self.game.history],
+                    list(self.game.history),
                     HINT_COUNT,
                     think_time(HINT_BOT),
                 )
@@ -811,7 +803,7 @@ class Room:
                     spec,
                     self.bot_seed(seat, first_ply),
                     self.options,
-                    [a for _, a in self.game.history],
+                    list(self.game.history),
                     think_time(spec),
                 )
             except botworker.BotWorkerError as exc:
@@ -855,6 +847,12 @@ class Room:
         if self._bot_task is not None:
             self._bot_task.cancel()
             self._bot_task = None
+
+
+def _decoded(stored: Iterable[tuple[int, dict[str, Any]]]) -> Iterator[Move]:
+    """Stored moves as the engine's, decoded as they are replayed (so that one that does not
+    decode fails its own ply)."""
+    return ((seat, action_from_json(data)) for seat, data in stored)
 
 
 def _public_reason(exc: Exception) -> str:
