@@ -19,7 +19,14 @@ import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
 from carcassonne.cli.main import main
-from carcassonne.cli.play import describe_event, figure_label, generic_label, parse_seats, play_game
+from carcassonne.cli.play import (
+    decision_label,
+    describe_event,
+    figure_label,
+    generic_label,
+    parse_seats,
+    play_game,
+)
 from carcassonne.cli.render import (
     K_CENTRE,
     K_CITY,
@@ -33,6 +40,7 @@ from carcassonne.cli.render import (
 )
 from carcassonne.cli.render_map import map_columns, render_map
 from carcassonne.expansions.abbot import RecallAbbot
+from carcassonne.expansions.actions import PlaceBet, SellWine, SettleAgainst
 from carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, tile_by_id, tile_set
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -402,6 +410,22 @@ def test_figure_options_are_named_as_players_say_them() -> None:
     assert figure_label(game, PlaceFigure("meeple", "S")) == "meeple on road S"
     assert figure_label(game, PASS) == "no figure"
     assert generic_label(RecallAbbot(2, 1)) == "recall abbot at (2, 1)"
+
+
+def test_expansion_decisions_are_named_as_players_say_them() -> None:
+    # the wine and settling menus offered "sell wine outlet export colour purple chips 2"
+    assert decision_label(SellWine("export", "purple", (2,))) == (
+        "sell one purple wine (chip 2) by export: +5"
+    )
+    assert decision_label(SellWine("town", "light-blue", (1, 1))) == (
+        "sell one light blue wine (chips 1 + 1) to the town: +9"
+    )
+    assert decision_label(SettleAgainst(3, -1, "road", "S")) == (
+        "settle the bets at (3, -1) against its road S"
+    )
+    assert decision_label(PlaceBet("3/5")) == "place bet chip 3/5"
+    assert decision_label(RecallAbbot(2, 1)) == "recall abbot at (2, 1)"
+    assert decision_label(PASS) == "pass"
 
 
 def test_field_event_counts_completed_cities() -> None:

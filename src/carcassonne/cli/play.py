@@ -25,6 +25,8 @@ from typing import Any, TextIO
 from ..actions import PASS, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES, Bot, check_bot_spec, make_bot, parse_bot_spec, split_bot_specs
 from ..events import Event, ScoreEvent
+from ..expansions.actions import SellWine, SettleAgainst
+from ..expansions.mapchips import OUTLET_POINTS
 from ..formats.actions import ActionFormatError, action_to_json
 from ..game import (
     MAX_PLAYERS,
@@ -255,6 +257,23 @@ def generic_label(action: Any) -> str:
         words.append(f"at ({data.pop('x')}, {data.pop('y')})")
     words += [f"{key} {_format_value(value)}" for key, value in data.items()]
     return " ".join(words)
+
+
+def decision_label(action: Any) -> str:
+    """An expansion's decision as players say it: ``sell one purple wine (chip 2) by export: +5``,
+    ``settle the bets at (3, -1) against its road S``; other actions in their generic words."""
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, SellWine):
+        chips = "chip" if len(action.chips) == 1 else "chips"
+        values = " + ".join(str(value) for value in action.chips)
+        buyer = "by export" if action.outlet == "export" else "to the town"
+        colour = action.colour.replace("-", " ")
+        return f"sell one {colour} wine ({chips} {values}) {buyer}: +{OUTLET_POINTS[action.outlet]}"
+    if isinstance(action, SettleAgainst):
+        where = f"({action.x}, {action.y})"
+        return f"settle the bets at {where} against its {action.kind} {action.location}"
+    return generic_label(action)
 
 
 def figure_label(game: Game, action: Any) -> str:
@@ -995,7 +1014,7 @@ class _ListMenu(_Menu):
     def label(self, action: Any) -> str:
         if self.figure_phase:
             return figure_label(self.session.game, action)
-        return "pass" if isinstance(action, Pass) else generic_label(action)
+        return decision_label(action)
 
     def lines(self) -> list[str]:
         s = self.session
