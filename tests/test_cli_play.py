@@ -687,3 +687,20 @@ def test_board_columns_keep_the_labelled_squares_in_view() -> None:
     lines = render_board(game, colour=False, labels=labels, size=(5, 3), columns=(-1, 13))
     assert lines[0].rstrip().endswith("13 ›")
     assert any(line.startswith("0 · a ·") for line in lines)
+
+
+def test_a_random_seed_is_not_shown_before_the_game_is_over() -> None:
+    # The seed the program drew fixes the stack's order: shown during the game, a player could
+    # deal the same game elsewhere and read what comes next. The game-over screen tells it.
+    script = Script(itertools.repeat("1"))
+    out = io.StringIO()
+    game = play_game(GameOptions(), ["human", "random"], script, out, terminal=(120, 60))
+    playing, over = out.getvalue().split("Carcassonne · game over")
+    assert game.options.seed is not None
+    assert "seed" not in playing
+    assert f"seed {game.options.seed}" in over
+
+
+def test_a_seed_the_player_chose_stays_in_the_header() -> None:
+    _, out, _ = session(itertools.repeat("1"), stack=None, seed=5)  # type: ignore[arg-type]
+    assert out.startswith("Carcassonne · turn 1 · 70 tiles left · seed 5")

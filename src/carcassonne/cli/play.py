@@ -192,8 +192,9 @@ def play_game(
     """Play one game to the end (or until a human quits) and return it.
 
     ``seats`` are seat kinds in play order (``human`` or a bot spec such as ``greedy`` or
-    ``expert:seconds=2``).  A game without seed gets a random one, shown in the header, so that
-    undo (a replay) and records reproduce it.  ``terminal`` is (columns, rows) to fit the board
+    ``expert:seconds=2``).  A game without seed gets a random one, so that undo (a replay) and
+    records reproduce it; it is shown only once the game is over (it fixes the stack's order),
+    a seed the player chose stays in the header.  ``terminal`` is (columns, rows) to fit the board
     to; default: the real terminal's.  ``hints`` is the spec of the expert bot that answers a
     human's ``hint``.
     """
@@ -201,9 +202,12 @@ def play_game(
         raise ValueError(f"{len(seats)} seats for a {options.players}-player game")
     seats = [check_seat(kind) for kind in seats]
     hints = check_hint_bot(hints)
+    seed_chosen = options.seed is not None
     if options.seed is None and options.stack is None:
         options = options.with_(seed=random.randrange(1 << 31))
-    session = _Session(options, seats, input_fn, output, colour, save_path, terminal, hints)
+    session = _Session(
+        options, seats, input_fn, output, colour, save_path, terminal, hints, seed_chosen
+    )
     session.play()
     return session.game
 
@@ -357,8 +361,10 @@ class _Session:
         save_path: str | None,
         terminal: tuple[int, int] | None,
         hints: str,
+        seed_in_header: bool,
     ) -> None:
         self.options = options
+        self.seed_in_header = seed_in_header  # False for a drawn seed: it is told at the end
         self.seats = seats
         self.input_fn = input_fn
         self.out = output
@@ -574,7 +580,7 @@ class _Session:
             self.out.write("\x1b[H\x1b[2J")
         title = (
             f"Carcassonne · turn {self.turn_number()} · {_plural(len(game.stack), 'tile')} left"
-            + (f" · seed {self.options.seed}" if self.options.seed is not None else "")
+            + (f" · seed {self.options.seed}" if self.seed_in_header else "")
         )
         self.say(self.bold(title))
         # What happened first: on a short terminal the board and the menu stay in view.
@@ -737,7 +743,8 @@ class _Session:
         game = self.game
         if self.clear:
             self.out.write("\x1b[H\x1b[2J")
-        self.say(self.bold("Carcassonne · game over"))
+        seed = f" · seed {self.options.seed}" if self.options.seed is not None else ""
+        self.say(self.bold(f"Carcassonne · game over{seed}"))
         for line in self.board_lines({}):
             self.say(line)
         self.say()
