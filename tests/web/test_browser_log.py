@@ -283,6 +283,27 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
     ]
 
 
+def test_a_goods_majority_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
+    # Romanian said "cele mai multe vin" (a plural "most" on an uncounted noun); the tokens are
+    # counted instead, whatever the goods' gender.
+    events = [
+        score("goods", "final", {0: 10}, detail={"goods": goods, "tokens": n})
+        for goods, n in (("wine", 6), ("cloth", 1))
+    ]
+    assert describe_all(page, server.url, events, "ro") == [
+        "Ana: cele mai multe jetoane de vin (6): +10.",
+        "Ana: cele mai multe jetoane de stofă (1): +10.",
+    ]
+    assert describe_all(page, server.url, events, "fr") == [
+        "Ana : le plus de vin (6) : +10.",
+        "Ana : le plus de tissu (1) : +10.",
+    ]
+    assert describe_all(page, server.url, events, "en") == [
+        "Ana: most wine (6): +10.",
+        "Ana: most cloth (1): +10.",
+    ]
+
+
 # ------------------------------------------------------------------ the turn panel and names
 
 STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
