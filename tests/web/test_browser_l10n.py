@@ -160,6 +160,26 @@ def test_your_games_in_romanian_names_the_bots_dates_day_first_and_lists_a_game_
         expect(games.nth(0)).to_contain_text("ca Jucătorul 1, Jucătorul 2")
 
 
+def test_your_games_lists_a_games_seats_in_seat_order_after_playing_the_first(
+    server: Server, browser: Browser
+) -> None:
+    # Opening the first seat's link moved it to the end: "as Player 2, Player 1".
+    with open_page(browser, **DESKTOP, locale="en-GB") as page:
+        page.goto(server.url + "/")
+        page.select_option("select[name=kind-1]", "human")
+        page.click("[data-create]")
+        expect(page.locator("[data-created] [data-open-seat]")).to_have_count(2)
+        page.locator('[data-created] [data-open-seat="0"]').click()
+        my_turn(page)
+        page.goto(server.url + "/")
+        game = page.locator("[data-game]")
+        expect(game).to_have_count(1)
+        expect(game.locator("small")).to_contain_text("as Player 1, Player 2")
+        expect(game.locator("[data-continue]")).to_have_text(
+            ["Continue as Player 1", "Continue as Player 2"]
+        )
+
+
 # ------------------------------------------------------------------------------ tap, not click
 
 
