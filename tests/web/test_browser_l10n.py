@@ -180,6 +180,27 @@ def test_your_games_lists_a_games_seats_in_seat_order_after_playing_the_first(
         )
 
 
+@pytest.mark.parametrize("lang", ["en", "ro"])
+def test_the_seat_links_fit_a_phone(server: Server, browser: Browser, lang: str) -> None:
+    # In Romanian the link box shrank to a sliver and "Deschide" stuck out of the card.
+    with open_page(browser, **PHONE, locale="en-GB") as page:
+        in_language(page, lang)
+        page.goto(server.url + "/")
+        page.select_option("select[name=kind-1]", "human")
+        page.click("[data-create]")
+        rows = page.locator("[data-created] .link-row")
+        expect(rows).to_have_count(3)  # two seats and the spectators
+        card = page.locator("[data-created]").bounding_box()
+        assert card
+        for i in range(3):
+            box = rows.nth(i).locator("input").bounding_box()
+            assert box and box["width"] >= 200, (i, box)
+            for button in rows.nth(i).locator("button, a").all():
+                edge = button.bounding_box()
+                assert edge and edge["x"] + edge["width"] <= card["x"] + card["width"], (i, edge)
+        shot(page, f"l10n-seat-links-phone-{lang}")
+
+
 # ------------------------------------------------------------------------------ tap, not click
 
 
