@@ -201,6 +201,30 @@ def test_the_seat_links_fit_a_phone(server: Server, browser: Browser, lang: str)
         shot(page, f"l10n-seat-links-phone-{lang}")
 
 
+def test_a_long_game_over_banner_does_not_widen_a_phone_page(
+    server: Server, browser: Browser
+) -> None:
+    # "Partie terminée — vainqueur : Robot glouton" is one line 442 px long: the page grew to
+    # 466 px, and on a 390 px phone the end card and the final table were cut off at the right.
+    # Long names make the banner longer than the phone whoever wins.
+    names = ["Marie-Bernadette Dupont", "Jean-Christophe Durand"]
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy", "name": name} for name in names],
+         "options": {"stack": ["base/E", "base/U", "base/V"]}}
+    )  # fmt: skip
+    with open_page(browser, **PHONE, locale="en-GB") as page:
+        in_language(page, "fr")
+        page.goto(f"{server.url}/#/watch/{created['id']}")
+        expect(page.locator(".banner")).to_have_text(
+            re.compile("^Partie terminée — vainqueur : (Marie|Jean)"), timeout=15_000
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") == 390
+        assert page.evaluate("innerWidth") == 390
+        card = page.locator(".end-card").bounding_box()
+        assert card and card["x"] >= 0 and card["x"] + card["width"] <= 390
+        shot(page, "l10n-game-over-phone-fr")
+
+
 # ------------------------------------------------------------------------------ tap, not click
 
 
