@@ -470,6 +470,37 @@ def test_completed_feature_without_figures_scores_nobody() -> None:
     )
 
 
+def test_bets_map_chips_wine_and_goods_are_told_in_sentences() -> None:
+    # They were their fields' dump: "Bet completed at (5, 8) (Red, chip 4, feature road,
+    # location N, tiles 2, paid 0): Red +0."
+    from carcassonne import ScoreEvent
+
+    def told(source: str, reason: str, points: dict[int, int], **detail: object) -> str:
+        return describe_event(ScoreEvent(5, source, reason, points, detail=detail), NAMES)
+
+    NAMES = ["Red", "Blue"]
+    bet = {"owner": 1, "chip": "4", "square": [5, 8], "feature": "road", "location": "N"}
+    assert told("bet", "completed", {1: 0}, **bet, tiles=2, paid=0) == (
+        "Bet at (5, 8): Blue's chip 4 loses — the road has 2 tiles (completed)."
+    )
+    assert told("bet", "final", {1: 8}, **bet, tiles=4, paid=8) == (
+        "Bet at (5, 8): Blue's chip 4 wins 8 — the road has 4 tiles (final scoring)."
+    )
+    assert told("map-chip", "collected", {0: 2}, square=[8, 10], colour="purple", value=2) == (
+        "Red collects a purple map chip (2) at (8, 10): +2."
+    )
+    assert told("wine", "export", {0: 5}, colour="light-blue", chips=[1, 1]) == (
+        "Red exports light blue wine (chips 1 + 1): +5."
+    )
+    town = {"colour": "orange", "chips": [2], "town": "Clermont-Ferrand", "square": [9, 9]}
+    assert told("wine", "town", {1: 9}, **town) == (
+        "Blue sells orange wine (chip 2) in Clermont-Ferrand at (9, 9): +9."
+    )
+    assert told("goods", "final", {0: 10}, goods="wine", tokens=6) == (
+        "Red has the most wine (6 tokens): +10."
+    )
+
+
 def test_parse_seats() -> None:
     assert parse_seats(None, None) == ["human", "greedy"]
     assert parse_seats(None, 3) == ["human", "greedy", "greedy"]

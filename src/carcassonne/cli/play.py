@@ -294,6 +294,41 @@ def figure_label(game: Game, action: Any) -> str:
     return f"{figure} on {kind} {action.location}"
 
 
+def _expansion_sentence(event: ScoreEvent, names: Sequence[str]) -> str | None:
+    """A bet settled, a map chip collected, a wine sold or a goods majority as a sentence with
+    its own numbers (the web log's wording); None for other events."""
+    detail = event.detail
+    seat, points = next(iter(event.points.items()), (0, 0))  # these events pay one seat
+    square = detail.get("square")
+    where = f"({square[0]}, {square[1]})" if isinstance(square, list | tuple) else ""
+    if event.source == "bet":
+        owner = names[detail["owner"]]
+        tiles = _plural(detail["tiles"], "tile")
+        outcome = f"wins {detail['paid']}" if detail["paid"] else "loses"
+        why = "final scoring" if event.reason == "final" else event.reason
+        return (
+            f"Bet at {where}: {owner}'s chip {detail['chip']} {outcome} — "
+            f"the {detail['feature']} has {tiles} ({why})."
+        )
+    if event.source == "map-chip":
+        colour = str(detail["colour"]).replace("-", " ")
+        article = "an" if colour[0] in "aeiou" else "a"
+        chip = f"{article} {colour} map chip ({detail['value']})"
+        return f"{names[seat]} collects {chip} at {where}: +{points}."
+    if event.source == "wine":
+        colour = str(detail["colour"]).replace("-", " ")
+        values = detail["chips"]
+        chips = ("chip " if len(values) == 1 else "chips ") + " + ".join(map(str, values))
+        if event.reason == "town":
+            town = f"{detail['town']} at {where}"
+            return f"{names[seat]} sells {colour} wine ({chips}) in {town}: +{points}."
+        return f"{names[seat]} exports {colour} wine ({chips}): +{points}."
+    if event.source == "goods":
+        tokens = _plural(detail["tokens"], "token")
+        return f"{names[seat]} has the most {detail['goods']} ({tokens}): +{points}."
+    return None
+
+
 def describe_event(event: Event, names: Sequence[str]) -> str:
     """One score or game event in plain words, with its breakdown."""
     if not isinstance(event, ScoreEvent):
@@ -309,8 +344,11 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         square = event.detail.get("square")
         where = f" at ({square[0]}, {square[1]})" if square else ""
         return f"Abbot recalled from the {source}{where}: {paid or 'nobody scores'}."
+    sentence = _expansion_sentence(event, names)
+    if sentence is not None:
+        return sentence
     if source not in FEATURE_SOURCES:
-        # an expansion's points (a bet, a map chip, wine): its details say what for
+        # another expansion's points: its details say what for
         what = f"{source.replace('-', ' ').capitalize()} {reason.replace('-', ' ')}"
         extra = {k: v for k, v in event.detail.items() if k != "value"}
         return f"{what}{_details(extra, names)}: {paid or 'no points'}."
