@@ -304,6 +304,33 @@ def test_a_goods_majority_reads_right_in_every_language(server: Server, page: An
     ]
 
 
+def test_a_settling_choice_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
+    # The replay's banner said "decontează pe drum piesei din (9, 11)" in Romanian (a bare noun
+    # before a genitive).
+    page.goto(server.url + "/")
+    labels = page.evaluate(
+        """async () => {
+            const i18n = await import("/static/js/i18n.js");
+            const { actionLabel } = await import("/static/js/game.js");
+            const out = [];
+            for (const lang of ["en", "fr", "ro"]) {
+                await i18n.setLanguage(lang);
+                for (const kind of ["road", "city"])
+                    out.push(actionLabel({ type: "settle-bet", x: 9, y: 11, kind, location: "N" }));
+            }
+            return out;
+        }"""
+    )
+    assert labels == [
+        "settles against the road of the tile at (9, 11)",
+        "settles against the city of the tile at (9, 11)",
+        "règle contre la route de la tuile en (9, 11)",
+        "règle contre la ville de la tuile en (9, 11)",
+        "decontează pe elementul drum al piesei din (9, 11)",
+        "decontează pe elementul oraș al piesei din (9, 11)",
+    ]
+
+
 # ------------------------------------------------------------------ the turn panel and names
 
 STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
