@@ -225,6 +225,25 @@ def test_a_long_game_over_banner_does_not_widen_a_phone_page(
         shot(page, "l10n-game-over-phone-fr")
 
 
+def test_a_phones_replay_has_no_key_hints(server: Server, browser: Browser) -> None:
+    # The replay told a touch screen "← → step, space plays.", keys it does not have.
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+         "options": {"stack": ["base/E", "base/U"]}}
+    )  # fmt: skip
+    for options, shown in ((PHONE, False), (DESKTOP, True)):
+        with open_page(browser, **options, locale="en-GB") as page:
+            page.goto(f"{server.url}/#/watch/{created['id']}")
+            expect(page.locator("[data-summary]").first).to_be_attached(timeout=15_000)
+            page.goto(f"{server.url}/#/replay/{created['id']}")
+            expect(page.locator('[data-step="back"]')).to_be_visible()
+            hint = page.get_by_text("← → step, space plays.")
+            if shown:
+                expect(hint).to_be_visible()
+            else:
+                expect(hint).to_be_hidden()
+
+
 # ------------------------------------------------------------------------------ tap, not click
 
 
