@@ -331,6 +331,34 @@ def test_a_settling_choice_reads_right_in_every_language(server: Server, page: A
     ]
 
 
+
+def test_the_wine_panel_counts_one_point_in_the_singular(server: Server, page: Any) -> None:  # noqa: F811
+    # A seat with one chip of 1 read "1 pts in chips".
+    page.goto(server.url + "/")
+    texts = page.evaluate(
+        """async (seats) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { winePanel } = await import("/static/js/panels.js");
+            const in_front = [[{ colour: "purple", value: 1 }],
+                              [{ colour: "orange", value: 2 }, { colour: "orange", value: 1 }]];
+            const view = { expansions: { "map-chips": { in_front, towns: [], face_down: [], sold: 0 } } };
+            const out = [];
+            for (const lang of ["en", "fr", "ro"]) {
+                await i18n.setLanguage(lang);
+                const panel = winePanel({ seats }, view);
+                out.push([...panel.querySelectorAll(".wine-points")].map((e) => e.textContent));
+            }
+            return out;
+        }""",
+        SEATS[:2],
+    )
+    assert texts == [
+        ["1 pt in chips", "3 pts in chips"],
+        ["1 pt en jetons", "3 pts en jetons"],
+        ["1 pct. în jetoane", "3 pct. în jetoane"],
+    ]
+
+
 # ------------------------------------------------------------------ the turn panel and names
 
 STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]

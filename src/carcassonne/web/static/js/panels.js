@@ -174,7 +174,7 @@ export function winePanel(info, view) {
     return html("div", { class: "wine-row", "data-wine-seat": i },
       swatch(info.seats, i), html("span", { class: "name" }, seatName(info.seats, i)),
       html("span", { class: "chips" }, groups.length ? groups : html("span", { class: "muted" }, t("wine.no_chips"))),
-      points ? html("span", { class: "muted wine-points" }, t("wine.points", { n: points })) : null);
+      points ? html("span", { class: "muted wine-points" }, t(points === 1 ? "wine.points.one" : "wine.points.many", { n: points })) : null);
   });
   const towns = chips.towns || [];
   const open = GRAPES.map((g) => {
