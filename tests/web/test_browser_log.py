@@ -331,7 +331,6 @@ def test_a_settling_choice_reads_right_in_every_language(server: Server, page: A
     ]
 
 
-
 def test_the_wine_panel_counts_one_point_in_the_singular(server: Server, page: Any) -> None:  # noqa: F811
     # A seat with one chip of 1 read "1 pts in chips".
     page.goto(server.url + "/")
@@ -341,7 +340,8 @@ def test_the_wine_panel_counts_one_point_in_the_singular(server: Server, page: A
             const { winePanel } = await import("/static/js/panels.js");
             const in_front = [[{ colour: "purple", value: 1 }],
                               [{ colour: "orange", value: 2 }, { colour: "orange", value: 1 }]];
-            const view = { expansions: { "map-chips": { in_front, towns: [], face_down: [], sold: 0 } } };
+            const chips = { in_front, towns: [], face_down: [], sold: 0 };
+            const view = { expansions: { "map-chips": chips } };
             const out = [];
             for (const lang of ["en", "fr", "ro"]) {
                 await i18n.setLanguage(lang);
