@@ -359,6 +359,41 @@ def test_the_wine_panel_counts_one_point_in_the_singular(server: Server, page: A
     ]
 
 
+def test_the_winner_line_counts_points_as_each_language_does(server: Server, page: Any) -> None:  # noqa: F811
+    # Romanian said "câștigă cu 7 de puncte" ("de" comes only from 20 on, and not after 101 to
+    # 119); English said "1 points".
+    page.goto(server.url + "/")
+    lines = page.evaluate(
+        """async (seats) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { summaryPanel } = await import("/static/js/panels.js");
+            const out = {};
+            for (const lang of ["en", "fr", "ro"]) {
+                await i18n.setLanguage(lang);
+                out[lang] = [1, 7, 20, 101, 134].map((best) => {
+                    const summary = { scores: [best, 0], by_source: [{}, {}], winners: [0] };
+                    return summaryPanel(summary, seats).querySelector(".winner-line").textContent;
+                });
+                const tie = { scores: [7, 7], by_source: [{}, {}], winners: [0, 1] };
+                out[lang].push(summaryPanel(tie, seats).querySelector(".winner-line").textContent);
+            }
+            return out;
+        }""",
+        SEATS[:2],
+    )
+    assert lines == {
+        "en": ["Ana wins with 1 point!", "Ana wins with 7 points!", "Ana wins with 20 points!",
+               "Ana wins with 101 points!", "Ana wins with 134 points!",
+               "Shared victory with 7 points: Ana and Bob!"],
+        "fr": ["Ana gagne avec 1 point !", "Ana gagne avec 7 points !",
+               "Ana gagne avec 20 points !", "Ana gagne avec 101 points !",
+               "Ana gagne avec 134 points !", "Victoire partagée avec 7 points : Ana et Bob !"],
+        "ro": ["Ana câștigă cu 1 punct!", "Ana câștigă cu 7 puncte!",
+               "Ana câștigă cu 20 de puncte!", "Ana câștigă cu 101 puncte!",
+               "Ana câștigă cu 134 de puncte!", "Victorie împărțită cu 7 puncte: Ana și Bob!"],
+    }  # fmt: skip
+
+
 # ------------------------------------------------------------------ the turn panel and names
 
 STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
