@@ -818,3 +818,30 @@ def test_a_move_reads_right_in_every_language(server: Server, page: Any) -> None
         "ro": ["Ana pune o piesă în (0, -1): Oraș; Omuleț pe oraș.",
                "Bob pune o piesă în (1, 0): Drum."],
     }  # fmt: skip
+
+
+def test_a_fresh_gain_leaves_the_scores_aligned(server: Server, page: Any) -> None:  # noqa: F811
+    # "+4" after a score pushed that seat's number left of the others, and with Traders &
+    # Builders' wide rows a "+113" stuck out of the panel.
+    stack = ["base/E", "base/U", "base/V"]
+    body = {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bob"}],
+            "options": {"traders_builders": True, "stack": stack}}  # fmt: skip
+    open_seat(page, server, body)
+    page.locator('[data-square="0,-1"]').click()
+    page.keyboard.press("Enter")
+    page.locator('.spot[data-location="S"]').click()
+    page.keyboard.press("Enter")
+    gain = page.locator(".scores .gain")
+    expect(gain).to_have_text("+4")
+    shot(page, "25-gain-under-the-score")
+    edges = page.locator(".scores .pts").evaluate_all(
+        """cells => cells.map((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell.firstChild);  // the score's own digits
+            return Math.round(range.getBoundingClientRect().right);
+        })"""
+    )
+    assert len(edges) == 2 and abs(edges[0] - edges[1]) <= 1, edges
+    panel = page.locator(".scores").locator("xpath=ancestor::section[1]").bounding_box()
+    box = gain.bounding_box()
+    assert panel and box and box["x"] + box["width"] <= panel["x"] + panel["width"], (box, panel)
