@@ -32,8 +32,9 @@ from carcassonne.cli.render import (
     tile_block,
 )
 from carcassonne.cli.render_map import map_columns, render_map
-from carcassonne.cli.wording import describe_event, figure_label, generic_label
+from carcassonne.cli.wording import decision_label, describe_event, figure_label, generic_label
 from carcassonne.expansions.abbot import RecallAbbot
+from carcassonne.expansions.actions import PlaceBet, SellWine, SettleAgainst
 from carcassonne.tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD, tile_by_id, tile_set
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -664,3 +665,67 @@ def test_board_columns_keep_the_labelled_squares_in_view() -> None:
     lines = render_board(game, colour=False, labels=labels, size=(5, 3), columns=(-1, 13))
     assert lines[0].rstrip().endswith("13 ›")
     assert any(line.startswith("0 · a ·") for line in lines)
+
+
+def test_expansion_decisions_are_named_as_players_say_them() -> None:
+    # the wine and settling menus offered "sell wine outlet export colour purple chips 2"
+    assert decision_label(SellWine("export", "purple", (2,))) == (
+        "sell one purple wine (chip 2) by export: +5"
+    )
+    assert decision_label(SellWine("town", "light-blue", (1, 1))) == (
+        "sell one light blue wine (chips 1 + 1) to the town: +9"
+    )
+    assert decision_label(SettleAgainst(3, -1, "road", "S")) == (
+        "settle the bets at (3, -1) against its road S"
+    )
+    assert decision_label(PlaceBet("3/5")) == "place bet chip 3/5"
+    assert decision_label(RecallAbbot(2, 1)) == "recall abbot at (2, 1)"
+    assert decision_label(PASS) == "pass"
+
+
+def test_a_random_seed_is_not_shown_before_the_game_is_over() -> None:
+    # The seed the program drew fixes the stack's order: shown during the game, a player could
+    # deal the same game elsewhere and read what comes next. The game-over screen tells it.
+    script = Script(itertools.repeat("1"))
+    out = io.StringIO()
+    game = play_game(GameOptions(), ["human", "random"], script, out, terminal=(120, 60))
+    playing, over = out.getvalue().split("Carcassonne · game over")
+    assert game.options.seed is not None
+    assert "seed" not in playing
+    assert f"seed {game.options.seed}" in over
+
+
+def test_a_seed_the_player_chose_stays_in_the_header() -> None:
+    _, out, _ = session(itertools.repeat("1"), stack=None, seed=5)  # type: ignore[arg-type]
+    assert out.startswith("Carcassonne · turn 1 · 70 tiles left · seed 5")
+
+
+def test_bets_map_chips_wine_and_goods_are_told_in_sentences() -> None:
+    # They were their fields' dump: "Bet completed at (5, 8) (Red, chip 4, feature road,
+    # location N, tiles 2, paid 0): Red +0."
+    from carcassonne import ScoreEvent
+
+    def told(source: str, reason: str, points: dict[int, int], **detail: object) -> str:
+        return describe_event(ScoreEvent(5, source, reason, points, detail=detail), NAMES)
+
+    NAMES = ["Red", "Blue"]
+    bet = {"owner": 1, "chip": "4", "square": [5, 8], "feature": "road", "location": "N"}
+    assert told("bet", "completed", {1: 0}, **bet, tiles=2, paid=0) == (
+        "Bet at (5, 8): Blue's chip 4 loses — the road has 2 tiles (completed)."
+    )
+    assert told("bet", "final", {1: 8}, **bet, tiles=4, paid=8) == (
+        "Bet at (5, 8): Blue's chip 4 wins 8 — the road has 4 tiles (final scoring)."
+    )
+    assert told("map-chip", "collected", {0: 2}, square=[8, 10], colour="purple", value=2) == (
+        "Red collects a purple map chip (2) at (8, 10): +2."
+    )
+    assert told("wine", "export", {0: 5}, colour="light-blue", chips=[1, 1]) == (
+        "Red exports light blue wine (chips 1 + 1): +5."
+    )
+    town = {"colour": "orange", "chips": [2], "town": "Clermont-Ferrand", "square": [9, 9]}
+    assert told("wine", "town", {1: 9}, **town) == (
+        "Blue sells orange wine (chip 2) in Clermont-Ferrand at (9, 9): +9."
+    )
+    assert told("goods", "final", {0: 10}, goods="wine", tokens=6) == (
+        "Red has the most wine (6 tokens): +10."
+    )

@@ -160,6 +160,90 @@ def test_your_games_in_romanian_names_the_bots_dates_day_first_and_lists_a_game_
         expect(games.nth(0)).to_contain_text("ca Jucătorul 1, Jucătorul 2")
 
 
+def test_your_games_lists_a_games_seats_in_seat_order_after_playing_the_first(
+    server: Server, browser: Browser
+) -> None:
+    # Opening the first seat's link moved it to the end: "as Player 2, Player 1".
+    with open_page(browser, **DESKTOP, locale="en-GB") as page:
+        page.goto(server.url + "/")
+        page.select_option("select[name=kind-1]", "human")
+        page.click("[data-create]")
+        expect(page.locator("[data-created] [data-open-seat]")).to_have_count(2)
+        page.locator('[data-created] [data-open-seat="0"]').click()
+        my_turn(page)
+        page.goto(server.url + "/")
+        game = page.locator("[data-game]")
+        expect(game).to_have_count(1)
+        expect(game.locator("small")).to_contain_text("as Player 1, Player 2")
+        expect(game.locator("[data-continue]")).to_have_text(
+            ["Continue as Player 1", "Continue as Player 2"]
+        )
+
+
+@pytest.mark.parametrize("lang", ["en", "ro"])
+def test_the_seat_links_fit_a_phone(server: Server, browser: Browser, lang: str) -> None:
+    # In Romanian the link box shrank to a sliver and "Deschide" stuck out of the card.
+    with open_page(browser, **PHONE, locale="en-GB") as page:
+        in_language(page, lang)
+        page.goto(server.url + "/")
+        page.select_option("select[name=kind-1]", "human")
+        page.click("[data-create]")
+        rows = page.locator("[data-created] .link-row")
+        expect(rows).to_have_count(3)  # two seats and the spectators
+        card = page.locator("[data-created]").bounding_box()
+        assert card
+        for i in range(3):
+            box = rows.nth(i).locator("input").bounding_box()
+            assert box and box["width"] >= 200, (i, box)
+            for button in rows.nth(i).locator("button, a").all():
+                edge = button.bounding_box()
+                assert edge and edge["x"] + edge["width"] <= card["x"] + card["width"], (i, edge)
+        shot(page, f"l10n-seat-links-phone-{lang}")
+
+
+def test_a_long_game_over_banner_does_not_widen_a_phone_page(
+    server: Server, browser: Browser
+) -> None:
+    # "Partie terminée — vainqueur : Robot glouton" is one line 442 px long: the page grew to
+    # 466 px, and on a 390 px phone the end card and the final table were cut off at the right.
+    # Long names make the banner longer than the phone whoever wins.
+    names = ["Marie-Bernadette Dupont", "Jean-Christophe Durand"]
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy", "name": name} for name in names],
+         "options": {"stack": ["base/E", "base/U", "base/V"]}}
+    )  # fmt: skip
+    with open_page(browser, **PHONE, locale="en-GB") as page:
+        in_language(page, "fr")
+        page.goto(f"{server.url}/#/watch/{created['id']}")
+        expect(page.locator(".banner")).to_have_text(
+            re.compile("^Partie terminée — vainqueur : (Marie|Jean)"), timeout=15_000
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") == 390
+        assert page.evaluate("innerWidth") == 390
+        card = page.locator(".end-card").bounding_box()
+        assert card and card["x"] >= 0 and card["x"] + card["width"] <= 390
+        shot(page, "l10n-game-over-phone-fr")
+
+
+def test_a_phones_replay_has_no_key_hints(server: Server, browser: Browser) -> None:
+    # The replay told a touch screen "← → step, space plays.", keys it does not have.
+    created = server.create(
+        {"seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+         "options": {"stack": ["base/E", "base/U"]}}
+    )  # fmt: skip
+    for options, shown in ((PHONE, False), (DESKTOP, True)):
+        with open_page(browser, **options, locale="en-GB") as page:
+            page.goto(f"{server.url}/#/watch/{created['id']}")
+            expect(page.locator("[data-summary]").first).to_be_attached(timeout=15_000)
+            page.goto(f"{server.url}/#/replay/{created['id']}")
+            expect(page.locator('[data-step="back"]')).to_be_visible()
+            hint = page.get_by_text("← → step, space plays.")
+            if shown:
+                expect(hint).to_be_visible()
+            else:
+                expect(hint).to_be_hidden()
+
+
 # ------------------------------------------------------------------------------ tap, not click
 
 

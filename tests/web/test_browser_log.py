@@ -283,6 +283,117 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
     ]
 
 
+def test_a_goods_majority_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
+    # Romanian said "cele mai multe vin" (a plural "most" on an uncounted noun); the tokens are
+    # counted instead, whatever the goods' gender.
+    events = [
+        score("goods", "final", {0: 10}, detail={"goods": goods, "tokens": n})
+        for goods, n in (("wine", 6), ("cloth", 1))
+    ]
+    assert describe_all(page, server.url, events, "ro") == [
+        "Ana: cele mai multe jetoane de vin (6): +10.",
+        "Ana: cele mai multe jetoane de stofă (1): +10.",
+    ]
+    assert describe_all(page, server.url, events, "fr") == [
+        "Ana : le plus de vin (6) : +10.",
+        "Ana : le plus de tissu (1) : +10.",
+    ]
+    assert describe_all(page, server.url, events, "en") == [
+        "Ana: most wine (6): +10.",
+        "Ana: most cloth (1): +10.",
+    ]
+
+
+def test_a_settling_choice_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
+    # The replay's banner said "decontează pe drum piesei din (9, 11)" in Romanian (a bare noun
+    # before a genitive).
+    page.goto(server.url + "/")
+    labels = page.evaluate(
+        """async () => {
+            const i18n = await import("/static/js/i18n.js");
+            const { actionLabel } = await import("/static/js/game.js");
+            const out = [];
+            for (const lang of ["en", "fr", "ro"]) {
+                await i18n.setLanguage(lang);
+                for (const kind of ["road", "city"])
+                    out.push(actionLabel({ type: "settle-bet", x: 9, y: 11, kind, location: "N" }));
+            }
+            return out;
+        }"""
+    )
+    assert labels == [
+        "settles against the road of the tile at (9, 11)",
+        "settles against the city of the tile at (9, 11)",
+        "règle contre la route de la tuile en (9, 11)",
+        "règle contre la ville de la tuile en (9, 11)",
+        "decontează pe elementul drum al piesei din (9, 11)",
+        "decontează pe elementul oraș al piesei din (9, 11)",
+    ]
+
+
+def test_the_wine_panel_counts_one_point_in_the_singular(server: Server, page: Any) -> None:  # noqa: F811
+    # A seat with one chip of 1 read "1 pts in chips".
+    page.goto(server.url + "/")
+    texts = page.evaluate(
+        """async (seats) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { winePanel } = await import("/static/js/panels.js");
+            const in_front = [[{ colour: "purple", value: 1 }],
+                              [{ colour: "orange", value: 2 }, { colour: "orange", value: 1 }]];
+            const chips = { in_front, towns: [], face_down: [], sold: 0 };
+            const view = { expansions: { "map-chips": chips } };
+            const out = [];
+            for (const lang of ["en", "fr", "ro"]) {
+                await i18n.setLanguage(lang);
+                const panel = winePanel({ seats }, view);
+                out.push([...panel.querySelectorAll(".wine-points")].map((e) => e.textContent));
+            }
+            return out;
+        }""",
+        SEATS[:2],
+    )
+    assert texts == [
+        ["1 pt in chips", "3 pts in chips"],
+        ["1 pt en jetons", "3 pts en jetons"],
+        ["1 pct. în jetoane", "3 pct. în jetoane"],
+    ]
+
+
+def test_the_winner_line_counts_points_as_each_language_does(server: Server, page: Any) -> None:  # noqa: F811
+    # Romanian said "câștigă cu 7 de puncte" ("de" comes only from 20 on, and not after 101 to
+    # 119); English said "1 points".
+    page.goto(server.url + "/")
+    lines = page.evaluate(
+        """async (seats) => {
+            const i18n = await import("/static/js/i18n.js");
+            const { summaryPanel } = await import("/static/js/panels.js");
+            const out = {};
+            for (const lang of ["en", "fr", "ro"]) {
+                await i18n.setLanguage(lang);
+                out[lang] = [1, 7, 20, 101, 134].map((best) => {
+                    const summary = { scores: [best, 0], by_source: [{}, {}], winners: [0] };
+                    return summaryPanel(summary, seats).querySelector(".winner-line").textContent;
+                });
+                const tie = { scores: [7, 7], by_source: [{}, {}], winners: [0, 1] };
+                out[lang].push(summaryPanel(tie, seats).querySelector(".winner-line").textContent);
+            }
+            return out;
+        }""",
+        SEATS[:2],
+    )
+    assert lines == {
+        "en": ["Ana wins with 1 point!", "Ana wins with 7 points!", "Ana wins with 20 points!",
+               "Ana wins with 101 points!", "Ana wins with 134 points!",
+               "Shared victory with 7 points: Ana and Bob!"],
+        "fr": ["Ana gagne avec 1 point !", "Ana gagne avec 7 points !",
+               "Ana gagne avec 20 points !", "Ana gagne avec 101 points !",
+               "Ana gagne avec 134 points !", "Victoire partagée avec 7 points : Ana et Bob !"],
+        "ro": ["Ana câștigă cu 1 punct!", "Ana câștigă cu 7 puncte!",
+               "Ana câștigă cu 20 de puncte!", "Ana câștigă cu 101 puncte!",
+               "Ana câștigă cu 134 de puncte!", "Victorie împărțită cu 7 puncte: Ana și Bob!"],
+    }  # fmt: skip
+
+
 # ------------------------------------------------------------------ the turn panel and names
 
 STACK = ["base/E", "base/B", "bets/01", "base/U", "base/V", "base/K"]
@@ -707,3 +818,30 @@ def test_a_move_reads_right_in_every_language(server: Server, page: Any) -> None
         "ro": ["Ana pune o piesă în (0, -1): Oraș; Omuleț pe oraș.",
                "Bob pune o piesă în (1, 0): Drum."],
     }  # fmt: skip
+
+
+def test_a_fresh_gain_leaves_the_scores_aligned(server: Server, page: Any) -> None:  # noqa: F811
+    # "+4" after a score pushed that seat's number left of the others, and with Traders &
+    # Builders' wide rows a "+113" stuck out of the panel.
+    stack = ["base/E", "base/U", "base/V"]
+    body = {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bob"}],
+            "options": {"traders_builders": True, "stack": stack}}  # fmt: skip
+    open_seat(page, server, body)
+    page.locator('[data-square="0,-1"]').click()
+    page.keyboard.press("Enter")
+    page.locator('.spot[data-location="S"]').click()
+    page.keyboard.press("Enter")
+    gain = page.locator(".scores .gain")
+    expect(gain).to_have_text("+4")
+    shot(page, "25-gain-under-the-score")
+    edges = page.locator(".scores .pts").evaluate_all(
+        """cells => cells.map((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell.firstChild);  // the score's own digits
+            return Math.round(range.getBoundingClientRect().right);
+        })"""
+    )
+    assert len(edges) == 2 and abs(edges[0] - edges[1]) <= 1, edges
+    panel = page.locator(".scores").locator("xpath=ancestor::section[1]").bounding_box()
+    box = gain.bounding_box()
+    assert panel and box and box["x"] + box["width"] <= panel["x"] + panel["width"], (box, panel)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..actions import PASS, Pass, PlaceFigure, PlaceTile
+from ..actions import PASS, PlaceFigure, PlaceTile
 from ..tiles import ROTATIONS
 from .layout import columns, wrap
 from .render import PREVIEW_SIZE, TILE_SIZE, tile_block
-from .wording import figure_label, generic_label, tile_words
+from .wording import decision_label, figure_label, tile_words
 
 if TYPE_CHECKING:
     from .session import Session
@@ -182,7 +182,7 @@ class ListMenu(Menu):
     def label(self, action: Any) -> str:
         if self.figure_phase:
             return figure_label(self.session.game, action)
-        return "pass" if isinstance(action, Pass) else generic_label(action)
+        return decision_label(action)
 
     def lines(self) -> list[str]:
         s = self.session

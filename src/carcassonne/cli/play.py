@@ -140,8 +140,9 @@ def play_game(
     """Play one game to the end (or until a human quits) and return it.
 
     ``seats`` are seat kinds in play order (``human`` or a bot spec such as ``greedy`` or
-    ``expert:seconds=2``).  A game without seed gets a random one, shown in the header, so that
-    undo (a replay) and records reproduce it.  ``terminal`` is (columns, rows) to fit the board
+    ``expert:seconds=2``).  A game without seed gets a random one, so that undo (a replay) and
+    records reproduce it; it is shown only once the game is over (it fixes the stack's order),
+    a seed the player chose stays in the header.  ``terminal`` is (columns, rows) to fit the board
     to; default: the real terminal's.  ``hints`` is the spec of the expert bot that answers a
     human's ``hint``.
     """
@@ -149,8 +150,11 @@ def play_game(
         raise ValueError(f"{len(seats)} seats for a {options.players}-player game")
     seats = [check_seat(kind) for kind in seats]
     hints = check_hint_bot(hints)
+    seed_chosen = options.seed is not None
     if options.seed is None and options.stack is None:
         options = options.with_(seed=random.randrange(1 << 31))
-    session = Session(options, seats, input_fn, output, colour, save_path, terminal, hints)
+    session = Session(
+        options, seats, input_fn, output, colour, save_path, terminal, hints, seed_chosen
+    )
     session.play()
     return session.game

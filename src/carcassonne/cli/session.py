@@ -50,8 +50,10 @@ class Session:
         save_path: str | None,
         terminal: tuple[int, int] | None,
         hints: str,
+        seed_in_header: bool,
     ) -> None:
         self.options = options
+        self.seed_in_header = seed_in_header  # False for a drawn seed: it is told at the end
         self.seats = seats
         self.input_fn = input_fn
         self.out = output
@@ -170,7 +172,7 @@ class Session:
             self.out.write("\x1b[H\x1b[2J")
         title = (
             f"Carcassonne · turn {self.turn_number()} · {plural(len(game.stack), 'tile')} left"
-            + (f" · seed {self.options.seed}" if self.options.seed is not None else "")
+            + (f" · seed {self.options.seed}" if self.seed_in_header else "")
         )
         self.say(self.bold(title))
         # What happened first: on a short terminal the board and the menu stay in view.
@@ -292,7 +294,8 @@ class Session:
     def finish(self) -> None:
         if self.clear:
             self.out.write("\x1b[H\x1b[2J")
-        self.say(self.bold("Carcassonne · game over"))
+        seed = f" · seed {self.options.seed}" if self.options.seed is not None else ""
+        self.say(self.bold(f"Carcassonne · game over{seed}"))
         for line in screens.board_lines(self.game, {}, self.colour, self.width, self.rows):
             self.say(line)
         self.say()

@@ -14,7 +14,9 @@ from typing import Any
 from ..actions import Pass, PlaceFigure
 from ..bots import parse_bot_spec
 from ..events import Event, ScoreEvent
+from ..expansions.actions import SellWine, SettleAgainst
 from ..expansions.inns import CATHEDRAL, CATHEDRAL_POINTS, INN, INN_POINTS
+from ..expansions.mapchips import OUTLET_POINTS
 from ..formats.actions import ActionFormatError, action_to_json
 from ..game import Game
 from ..tiles import KIND_NAMES, TileType, tile_by_id
@@ -80,6 +82,23 @@ def generic_label(action: Any) -> str:
     return " ".join(words)
 
 
+def decision_label(action: Any) -> str:
+    """An expansion's decision as players say it: ``sell one purple wine (chip 2) by export: +5``,
+    ``settle the bets at (3, -1) against its road S``; other actions in their generic words."""
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, SellWine):
+        chips = "chip" if len(action.chips) == 1 else "chips"
+        values = " + ".join(str(value) for value in action.chips)
+        buyer = "by export" if action.outlet == "export" else "to the town"
+        colour = action.colour.replace("-", " ")
+        return f"sell one {colour} wine ({chips} {values}) {buyer}: +{OUTLET_POINTS[action.outlet]}"
+    if isinstance(action, SettleAgainst):
+        where = f"({action.x}, {action.y})"
+        return f"settle the bets at {where} against its {action.kind} {action.location}"
+    return generic_label(action)
+
+
 def figure_label(game: Game, action: Any) -> str:
     """Step-2 options as players say them: ``farmer on field NL``, ``abbot on monastery``."""
     if isinstance(action, Pass):
@@ -92,6 +111,41 @@ def figure_label(game: Game, action: Any) -> str:
     if action.location == kind:  # centre features are named by kind
         return f"{figure} on {kind}"
     return f"{figure} on {kind} {action.location}"
+
+
+def _expansion_sentence(event: ScoreEvent, names: Sequence[str]) -> str | None:
+    """A bet settled, a map chip collected, a wine sold or a goods majority as a sentence with
+    its own numbers (the web log's wording); None for other events."""
+    detail = event.detail
+    seat, points = next(iter(event.points.items()), (0, 0))  # these events pay one seat
+    square = detail.get("square")
+    where = f"({square[0]}, {square[1]})" if isinstance(square, list | tuple) else ""
+    if event.source == "bet":
+        owner = names[detail["owner"]]
+        tiles = plural(detail["tiles"], "tile")
+        outcome = f"wins {detail['paid']}" if detail["paid"] else "loses"
+        why = "final scoring" if event.reason == "final" else event.reason
+        return (
+            f"Bet at {where}: {owner}'s chip {detail['chip']} {outcome} — "
+            f"the {detail['feature']} has {tiles} ({why})."
+        )
+    if event.source == "map-chip":
+        colour = str(detail["colour"]).replace("-", " ")
+        article = "an" if colour[0] in "aeiou" else "a"
+        chip = f"{article} {colour} map chip ({detail['value']})"
+        return f"{names[seat]} collects {chip} at {where}: +{points}."
+    if event.source == "wine":
+        colour = str(detail["colour"]).replace("-", " ")
+        values = detail["chips"]
+        chips = ("chip " if len(values) == 1 else "chips ") + " + ".join(map(str, values))
+        if event.reason == "town":
+            town = f"{detail['town']} at {where}"
+            return f"{names[seat]} sells {colour} wine ({chips}) in {town}: +{points}."
+        return f"{names[seat]} exports {colour} wine ({chips}): +{points}."
+    if event.source == "goods":
+        tokens = plural(detail["tokens"], "token")
+        return f"{names[seat]} has the most {detail['goods']} ({tokens}): +{points}."
+    return None
 
 
 def describe_event(event: Event, names: Sequence[str]) -> str:
@@ -109,8 +163,11 @@ def describe_event(event: Event, names: Sequence[str]) -> str:
         square = event.detail.get("square")
         where = f" at ({square[0]}, {square[1]})" if square else ""
         return f"Abbot recalled from the {source}{where}: {paid or 'nobody scores'}."
+    sentence = _expansion_sentence(event, names)
+    if sentence is not None:
+        return sentence
     if source not in FEATURE_SOURCES:
-        # an expansion's points (a bet, a map chip, wine): its details say what for
+        # another expansion's points: its details say what for
         what = f"{source.replace('-', ' ').capitalize()} {reason.replace('-', ' ')}"
         extra = {k: v for k, v in event.detail.items() if k != "value"}
         return f"{what}{_details(extra, names)}: {paid or 'no points'}."

@@ -40,12 +40,14 @@ function loadGames() {
 }
 
 /** Remember a game this browser plays, watches or created (newest first, at most 30): one entry
- * per game, with every link to it (the creator of a game of two humans holds both seats). */
+ * per game, with every link to it (the creator of a game of two humans holds both seats), in
+ * seat order whichever was opened last. */
 export function rememberGame(id, { token = null, seats = [], you = [] }) {
   const games = loadGames();
   const old = games.find((g) => g.id === id);
   const links = (old ? old.links : []).filter((l) => l.token !== token);
   if (token) links.push({ token, you });
+  links.sort((a, b) => Math.min(...a.you) - Math.min(...b.you));
   const kept = seats.map(({ name, kind, bot, default_name }) => ({ name, kind, bot, default_name }));
   const entry = { id, seats: kept.length ? kept : (old ? old.seats : []), links, when: Date.now() };
   localStorage.setItem(GAMES_KEY, JSON.stringify([entry, ...games.filter((g) => g.id !== id)].slice(0, 30)));

@@ -177,7 +177,7 @@ class ReplayViewer {
         html("button", { "aria-label": t("replay.forward"), onclick: () => this.go(this.index + 1), "data-step": "forward" }, "▶▶"),
         html("button", { "aria-label": t("replay.last"), onclick: () => this.go(frames.length - 1) }, "▶|"),
         slider),
-      html("p", { class: "turn-hint" }, t("replay.keys")));
+      html("p", { class: "turn-hint key-hints" }, t("replay.keys")));
     const info = { seats };
     const panels = [controls];
     if (last && this.data.summary.over) {
