@@ -165,7 +165,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """
     name, arguments = bot_arguments(spec)
     chosen = arguments.pop("seed", seed)
-    return _bot_class(name)(None if chosen is None else int(chosen), **arguments)  # type: ignore[no-any-return]
+    return _bot_class(name)(None if chosen is None else int(chosen), **arguments)
 
 
 def split_bot_specs(text: str) -> list[str]:

@@ -30,7 +30,7 @@ SEAT_KINDS = (HUMAN, *BOT_NAMES)
 DEFAULT_OPPONENT = "greedy"
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "play",
         help="play in the terminal against bots or friends at one keyboard",

@@ -34,7 +34,7 @@ def _class_as_is(*attrs: str, **kwattrs: object) -> Any:
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:
-    mypyc_attr = _class_as_is  # type: ignore[assignment]
+    mypyc_attr = _class_as_is
 
 
 if TYPE_CHECKING:

@@ -189,7 +189,7 @@ def _int(obj: dict[str, Any], key: str, where: str) -> int:
     value = obj[key]
     if not _is_int(value):
         raise RecordError(f"{where}: {key!r} must be a whole number, not {_type_name(value)}")
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _str(obj: dict[str, Any], key: str, where: str) -> str:

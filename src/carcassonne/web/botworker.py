@@ -183,7 +183,7 @@ async def hints(
         raise HintsBusy(f"{_hints_pending} hints are being computed already")
     _hints_pending += 1
     try:
-        return await _run(  # type: ignore[no-any-return]
+        return await _run(
             think + DECISION_GRACE, _hints, spec, seed, options, actions, n, pool=_hints_pool
         )
     finally:
