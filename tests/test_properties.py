@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from carcassonne import Game, GameOptions, IllegalAction
 from carcassonne.board import DELTAS, OPPOSITE, decode, encode
-from carcassonne.expansions.traders import GOODS
+from carcassonne.expansions.traders import GOODS, TradersBuilders
 from carcassonne.game import PlacedTile
 from carcassonne.tiles import BORDER, CITY, tile_set
 from scenario import snapshot
@@ -125,7 +125,7 @@ def test_goods_tokens_are_the_marks_of_the_cities_players_completed(
 
     def check(g: Game) -> None:
         held = Counter()
-        for tokens in g.expansion("traders_builders").goods:
+        for tokens in g.expansion(TradersBuilders).goods:
             held.update(dict(zip(GOODS, tokens, strict=True)))
         assert +held == goods_in_complete_cities(g) - at_setup
         assert all(held[kind] <= box[kind] for kind in GOODS)

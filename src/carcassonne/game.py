@@ -26,7 +26,7 @@ from .actions import PASS, Pass, PlaceFigure, PlaceTile
 from .board import DELTAS, OPPOSITE, RING, Geometry, decode, encode
 from .events import Event, GameEvent, ScoreEvent
 from .expansions import build_expansions
-from .expansions.base import Decision, Expansion
+from .expansions.base import Decision, Expansion, ExpansionT
 from .features import Feature
 from .maps import load_map
 from .options import (
@@ -377,10 +377,10 @@ class Game:
         self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks())
         self._squares = self.geometry.squares
 
-    def expansion(self, name: str) -> Any:
-        """The active expansion called ``name``, or None."""
+    def expansion(self, kind: type[ExpansionT]) -> ExpansionT | None:
+        """The active expansion of class ``kind`` (``game.expansion(MapChips)``), or None."""
         for ext in self.expansions:
-            if ext.name == name:
+            if isinstance(ext, kind):
                 return ext
         return None
 

@@ -119,8 +119,8 @@ def chip_value(chip: str | None, features: Sequence[Feature], tiles_left: int) -
 
 
 def _bets(game: Game) -> Bets:
-    ext = game.expansion("bets")
-    assert isinstance(ext, Bets)
+    ext = game.expansion(Bets)
+    assert ext is not None
     return ext
 
 
@@ -191,4 +191,4 @@ def register() -> None:
     register_policy(BET, bet_policy)
     register_policy(SETTLE, settle_policy)
     register_policy(SETTLE_FINAL, settle_policy)
-    register_adjustment(Bets.name, bets_adjustment)
+    register_adjustment(Bets, bets_adjustment)

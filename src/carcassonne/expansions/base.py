@@ -22,7 +22,7 @@ Expansion state lives on the expansion object; :meth:`Expansion.copy` must copy 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 
 def _class_as_is(*attrs: str, **kwattrs: object) -> Any:
@@ -53,6 +53,11 @@ class Decision:
     phase: str
     seat: int
     data: Any = None
+
+
+#: an expansion class, as :meth:`Game.expansion` looks one up: ``game.expansion(MapChips)`` is a
+#: ``MapChips | None``
+ExpansionT = TypeVar("ExpansionT", bound="Expansion")
 
 
 # Interpreted subclasses allowed: an experiment's or a test's own expansion (``Game(...,
