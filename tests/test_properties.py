@@ -16,7 +16,7 @@ from types import GetSetDescriptorType, MemberDescriptorType
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcassonne import Game, GameOptions, IllegalAction
+from carcassonne import Action, Game, GameOptions, IllegalAction
 from carcassonne.board import DELTAS, OPPOSITE, decode, encode
 from carcassonne.expansions.traders import GOODS, TradersBuilders
 from carcassonne.game import PlacedTile
@@ -80,6 +80,19 @@ def figures_on_board(game: Game) -> Counter[tuple[int, str]]:
         for seat, figure, _ in feature.figures:
             counts[seat, figure] += 1
     return counts
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_every_legal_action_is_of_a_type_the_action_union_names(
+    options: GameOptions, play_seed: int
+) -> None:
+    """``legal_actions()`` is typed ``list[Action]``: check that type holds in every phase."""
+
+    def all_legal_are_actions(game: Game) -> None:
+        assert all(isinstance(action, Action) for action in game.legal_actions())
+
+    play(Game(options), random.Random(play_seed), after=all_legal_are_actions)
 
 
 @EXAMPLES
