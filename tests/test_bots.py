@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
-from carcassonne.bots import BOT_NAMES, make_bot, policies
+from carcassonne.bots import BOT_NAMES, make_bot, make_hinting_bot, policies
 from carcassonne.bots import evaluate as evaluate_module
 from carcassonne.bots.evaluate import Evaluator, relative
 from carcassonne.bots.greedy import GreedyBot, register_policy
@@ -286,3 +286,16 @@ def test_greedy_choice_does_not_depend_on_hidden_information() -> None:
             decisions += 1
         game.apply(bots[game.to_move].choose(game))
     assert decisions > 50
+
+
+def test_make_hinting_bot_refuses_a_bot_without_hints() -> None:
+    for name in ("random", "greedy"):
+        with pytest.raises(ValueError, match=f"the {name} bot gives no hints"):
+            make_hinting_bot(name, seed=1)
+
+
+def test_make_hinting_bot_builds_a_bot_whose_hints_are_legal_actions() -> None:
+    game = Game(GameOptions(players=2, seed=1))
+    hints = make_hinting_bot("expert:iterations=20", seed=1).hints(game, 2)
+    assert 1 <= len(hints) <= 2
+    assert all(hint.action in game.legal_actions() for hint in hints)

@@ -35,7 +35,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import make_bot, make_hinting_bot
 from ..game import Game, GameOptions
 
 #: seconds a decision may take beyond the bot's own think time before it counts as failed
@@ -148,8 +148,8 @@ def _hints(
     spec: str, seed: int, options: GameOptions, actions: list[Any], n: int
 ) -> list[tuple[Any, float]]:
     """In a worker: the ``n`` best actions for the seat to move, with expected points."""
-    bot = make_bot(spec, seed)
-    return [(h.action, h.expected_points) for h in bot.hints(_replayed(options, actions), n)]  # type: ignore[attr-defined]
+    bot = make_hinting_bot(spec, seed)
+    return [(h.action, h.expected_points) for h in bot.hints(_replayed(options, actions), n)]
 
 
 async def _run(timeout: float, fn: Any, *args: Any, pool: _Pool = _bots) -> Any:
