@@ -20,7 +20,7 @@ from typing import Any
 
 from carcassonne import PASS, Game, PlaceFigure, PlaceTile
 from carcassonne.board import encode
-from carcassonne.expansions.bets import PlaceBet
+from carcassonne.expansions.bets import Bets, PlaceBet
 from carcassonne.expansions.mapchips import EXPORT, TOWN, SellWine, eligible_squares
 from carcassonne.maps import load_map
 from scenario import assert_refused, paid, play, score_events
@@ -200,7 +200,7 @@ def test_d24_bookmaker_tile_drawn_as_second_start_tile_gets_no_bets() -> None:
     game = map_game([], second="bets/07", then=("base/U",), bets=True)
     assert game.board[encode(5, 2)].tile.id == "bets/07"
     assert (game.phase, game.active, game.turn) == ("tile", 0, 0)
-    assert game.expansion("bets").offices == {}
+    assert game.expansion(Bets).offices == {}
 
 
 # -------------------------------------------------------------------- map chips: setup
@@ -269,4 +269,4 @@ def test_d29_wine_is_sold_in_step_3_before_the_bets_of_step_4() -> None:
     game.apply(PlaceBet("2/6"))
     game.apply(PASS)
     assert game.scores == [0, 9]
-    assert game.expansion("bets").offices == {encode(3, 2): [(1, "2/6")]}
+    assert game.expansion(Bets).offices == {encode(3, 2): [(1, "2/6")]}

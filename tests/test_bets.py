@@ -72,7 +72,7 @@ def bet_payouts(game: Game) -> list[tuple[int, str, int]]:
 
 
 def bets_of(game: Game) -> Bets:
-    ext = game.expansion("bets")
+    ext = game.expansion(Bets)
     assert isinstance(ext, Bets)
     return ext
 

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
-from carcassonne.bots import BOT_NAMES, make_bot, policies
+from carcassonne.bots import BOT_NAMES, make_bot, make_hinting_bot, policies
 from carcassonne.bots import evaluate as evaluate_module
 from carcassonne.bots.evaluate import Evaluator, relative
 from carcassonne.bots.greedy import GreedyBot, register_policy
+from carcassonne.expansions.abbot import Abbot
+from carcassonne.expansions.mapchips import MapChips
 from scenario import scenario
 
 OPTION_SETS = {
@@ -222,9 +224,9 @@ def _reach_wine_decision() -> Game:
 
 
 def test_adjustments_apply_only_with_their_expansion(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in list(evaluate_module._ADJUSTMENTS):  # the same dict, compiled or not
-        monkeypatch.delitem(evaluate_module._ADJUSTMENTS, name)
-    evaluate_module.register_adjustment("abbot", lambda before, after, seat: [10.0, 0.0])
+    for kind in list(evaluate_module._ADJUSTMENTS):  # the same dict, compiled or not
+        monkeypatch.delitem(evaluate_module._ADJUSTMENTS, kind)
+    evaluate_module.register_adjustment(Abbot, lambda before, after, seat: [10.0, 0.0])
     plain = Game(GameOptions(players=2, seed=1))
     with_abbot = Game(GameOptions(players=2, seed=1, abbot=True))
     plain_values = Evaluator(plain).seat_values(plain)
@@ -245,7 +247,7 @@ def test_greedy_does_not_see_face_down_map_chips() -> None:
     rng = random.Random(2)
     game = Game(players=2, seed=2, map="france", map_chips=True)
     while True:
-        chips = game.expansion("map-chips").face_down
+        chips = game.expansion(MapChips).face_down
         on_chip = [
             a for a in game.legal_actions() if game.phase == "tile" and encode(a.x, a.y) in chips
         ]
@@ -258,7 +260,7 @@ def test_greedy_does_not_see_face_down_map_chips() -> None:
     square = encode(on_chip[0].x, on_chip[0].y)
     other = next(q for q, c in chips.items() if c.value != chips[square].value)
     swapped = game.copy()
-    hidden = swapped.expansion("map-chips").face_down
+    hidden = swapped.expansion(MapChips).face_down
     hidden[square], hidden[other] = chips[other], chips[square]
     seen = GreedyBot(0).score_actions(game)
     seen_swapped = GreedyBot(0).score_actions(swapped)
@@ -284,3 +286,16 @@ def test_greedy_choice_does_not_depend_on_hidden_information() -> None:
             decisions += 1
         game.apply(bots[game.to_move].choose(game))
     assert decisions > 50
+
+
+def test_make_hinting_bot_refuses_a_bot_without_hints() -> None:
+    for name in ("random", "greedy"):
+        with pytest.raises(ValueError, match=f"the {name} bot gives no hints"):
+            make_hinting_bot(name, seed=1)
+
+
+def test_make_hinting_bot_builds_a_bot_whose_hints_are_legal_actions() -> None:
+    game = Game(GameOptions(players=2, seed=1))
+    hints = make_hinting_bot("expert:iterations=20", seed=1).hints(game, 2)
+    assert 1 <= len(hints) <= 2
+    assert all(hint.action in game.legal_actions() for hint in hints)

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from carcassonne import Game
-from carcassonne.expansions.bets import CHIPS, PlaceBet
-from carcassonne.expansions.mapchips import chip_set
+from carcassonne.expansions.bets import CHIPS, Bets, PlaceBet
+from carcassonne.expansions.mapchips import MapChips, chip_set
 from carcassonne.tiles import tile_set
 
 EVERYTHING = {"map": "france", "map_chips": True, "abbot": True, "bets": True}
@@ -48,8 +48,8 @@ def public(game: Game, seat: int) -> dict[str, Any]:
 
 def hidden(game: Game) -> tuple[Any, ...]:
     """The hidden state: stack order, every seat's chips, face-down map chips."""
-    bets = game.expansion("bets")
-    chips = game.expansion("map-chips")
+    bets = game.expansion(Bets)
+    chips = game.expansion(MapChips)
     return (
         [t.id for t in game.stack],
         [list(s) for s in bets.supply],
@@ -61,11 +61,11 @@ def hidden(game: Game) -> tuple[Any, ...]:
 
 def check_conservation(game: Game) -> None:
     """Every seat owns exactly the six chips; the 30 map chips are all somewhere."""
-    bets = game.expansion("bets")
+    bets = game.expansion(Bets)
     for seat in range(game.players):
         on_offices = [c for chips in bets.offices.values() for s, c in chips if s == seat]
         assert sorted(bets.supply[seat] + on_offices) == sorted(CHIPS)
-    chips = game.expansion("map-chips")
+    chips = game.expansion(MapChips)
     everywhere = [*chips.face_down.values(), *chips.sold]
     for held in chips.in_front:
         everywhere.extend(held)
@@ -90,7 +90,7 @@ def test_determinized_game_is_legal_and_plays_to_the_end(seed: int) -> None:
         actions = world.legal_actions()
         world.apply(rng.choice(actions))
     check_conservation(world)
-    bets = world.expansion("bets")
+    bets = world.expansion(Bets)
     assert not bets.offices and all(s == list(CHIPS) for s in bets.supply)
 
 
@@ -101,14 +101,14 @@ def test_hidden_state_varies_with_the_rng_seed() -> None:
     for rng_seed in range(12):
         world = game.determinized(seat, random.Random(rng_seed))
         check_conservation(world)
-        bets = world.expansion("bets")
+        bets = world.expansion(Bets)
         stacks.add(tuple(t.id for t in world.stack))
         other_chips.add(
             (tuple(bets.supply[1]), tuple(sorted((p, tuple(c)) for p, c in bets.offices.items())))
         )
-        face_down.add(tuple(sorted(world.expansion("map-chips").face_down.items())))
+        face_down.add(tuple(sorted(world.expansion(MapChips).face_down.items())))
         # the seat's own chips never move
-        assert bets.supply[seat] == game.expansion("bets").supply[seat]
+        assert bets.supply[seat] == game.expansion(Bets).supply[seat]
     assert len(stacks) == 12
     assert len(other_chips) > 1
     assert len(face_down) == 12
@@ -117,7 +117,7 @@ def test_hidden_state_varies_with_the_rng_seed() -> None:
 def test_other_seats_bets_in_the_history_match_the_new_deal() -> None:
     game = midgame(7)
     world = game.determinized(0, random.Random(3))
-    bets = world.expansion("bets")
+    bets = world.expansion(Bets)
     placed = Counter(PlaceBet(chip) for chips in bets.offices.values() for _, chip in chips)
     bet_actions = Counter(a for _, a in world.history if isinstance(a, PlaceBet))
     assert not placed - bet_actions  # every chip lying on an office was placed by the record
@@ -140,11 +140,11 @@ def test_games_the_seat_cannot_tell_apart_give_the_same_determinization() -> Non
     twin = game.copy()
     twin.stack.reverse()
     # swap two different face-down chips, and a chip of seat 1 on an office with its supply
-    chips = twin.expansion("map-chips").face_down
+    chips = twin.expansion(MapChips).face_down
     first = next(iter(chips))
     other = next(pos for pos in chips if chips[pos] != chips[first])
     chips[first], chips[other] = chips[other], chips[first]
-    bets = twin.expansion("bets")
+    bets = twin.expansion(Bets)
     pos, i = next((p, i) for p, c in bets.offices.items() for i, (s, _) in enumerate(c) if s == 1)
     swapped = bets.supply[1][0]
     bets.supply[1][0] = bets.offices[pos][i][1]

@@ -39,8 +39,8 @@ from carcassonne.env import (
 from carcassonne.env.actions import EXTENDED_FIGURE_SLOTS, FIGURE_SLOTS
 from carcassonne.env.observations import FIGURE_TYPES, Observer
 from carcassonne.expansions.abbot import RecallAbbot
-from carcassonne.expansions.bets import CHIPS, PlaceBet, SettleAgainst
-from carcassonne.expansions.mapchips import SellWine
+from carcassonne.expansions.bets import CHIPS, Bets, PlaceBet, SettleAgainst
+from carcassonne.expansions.mapchips import MapChips, SellWine
 from carcassonne.expansions.traders import GOODS
 from carcassonne.maps import GRAPES, load_map
 from carcassonne.tiles import BORDER, printed_city_tile, tile_by_id, tile_set
@@ -442,7 +442,7 @@ def test_map_planes_show_towns_grapes_and_face_down_chips_without_values() -> No
     e = raw_env(map="france", map_chips=True, seed=3)
     e.reset()
     game = e.game
-    chips = game.expansion("map-chips")
+    chips = game.expansion(MapChips)
     board = e.observe("player_0")["observation"]["board"]
     squares = game.geometry.squares
     assert board[CHANNEL["playable"]].sum() == len(squares)
@@ -656,7 +656,7 @@ def test_observation_is_the_same_when_only_hidden_state_differs(options: dict[st
         game = e.game
         if game.is_over:
             break
-        bets = game.expansion("bets")
+        bets = game.expansion(Bets)
         if not bets.offices:
             continue
         for seat in range(game.players):

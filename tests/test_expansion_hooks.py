@@ -15,6 +15,8 @@ import pytest
 from carcassonne import PASS, Game, GameEvent, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.expansions import Expansion
+from carcassonne.expansions.inns import InnsCathedrals
+from carcassonne.expansions.mapchips import MapChips
 from carcassonne.features import Feature
 from carcassonne.tiles import CITY, FIELD, ROAD, TileDataError, parse_tile_set
 from scenario import assert_refused, close_start_road, paid, scenario, score_events
@@ -49,6 +51,16 @@ def giants_game(*figures: tuple[int, str, int, int, str]) -> Game:
     """A game with Giants whose start road, with ``figures`` on it, is closed (3 tiles)."""
     game = Game(players=2, stack=("base/W", "base/W", "base/U"), extra_expansions=[Giants()])
     return close_start_road(game, figures)
+
+
+def test_expansion_is_looked_up_by_its_class() -> None:
+    giants = Giants()
+    game = Game(
+        players=2, inns_cathedrals=True, stack=("base/W", "base/U"), extra_expansions=[giants]
+    )
+    assert game.expansion(Giants) is giants
+    assert isinstance(game.expansion(InnsCathedrals), InnsCathedrals)
+    assert game.expansion(MapChips) is None
 
 
 def test_a_figure_of_strength_2_outweighs_one_meeple() -> None:

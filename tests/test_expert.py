@@ -284,14 +284,14 @@ def test_expert_choice_does_not_depend_on_other_seats_hidden_chips() -> None:
     stack order): seat 0's decisions and hints are the same."""
     game = Game(players=2, bets=True, map="france", map_chips=True, seed=4)
     bots = [GreedyBot(1), GreedyBot(2)]
-    bets = game.expansion("bets")
+    bets = game.expansion(Bets)
     assert isinstance(bets, Bets)
     while not any(owner == 1 for chips in bets.offices.values() for owner, _ in chips):
         game.apply(bots[game.to_move].choose(game))
     while game.to_move != 0 or len(game.legal_actions()) < 2:
         game.apply(bots[game.to_move].choose(game))
     twin = game.determinized(0, random.Random(99))
-    twin_bets = twin.expansion("bets")
+    twin_bets = twin.expansion(Bets)
     assert game.view(0) == twin.view(0)
     assert (bets.offices, bets.supply[1]) != (twin_bets.offices, twin_bets.supply[1])
     bot_a, bot_b = ExpertBot(3, iterations=10), ExpertBot(3, iterations=10)

@@ -48,7 +48,7 @@ O1, O2 = Chip("orange", 1), Chip("orange", 2)
 
 
 def chips_of(game: Game) -> MapChips:
-    return game.expansion("map-chips")
+    return game.expansion(MapChips)
 
 
 def france(

@@ -16,9 +16,9 @@ from types import GetSetDescriptorType, MemberDescriptorType
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from carcassonne import Game, GameOptions, IllegalAction
+from carcassonne import Action, Game, GameOptions, IllegalAction
 from carcassonne.board import DELTAS, OPPOSITE, decode, encode
-from carcassonne.expansions.traders import GOODS
+from carcassonne.expansions.traders import GOODS, TradersBuilders
 from carcassonne.game import PlacedTile
 from carcassonne.tiles import BORDER, CITY, tile_set
 from scenario import snapshot
@@ -84,6 +84,19 @@ def figures_on_board(game: Game) -> Counter[tuple[int, str]]:
 
 @EXAMPLES
 @given(options=game_options(), play_seed=PLAY_SEEDS)
+def test_every_legal_action_is_of_a_type_the_action_union_names(
+    options: GameOptions, play_seed: int
+) -> None:
+    """``legal_actions()`` is typed ``list[Action]``: check that type holds in every phase."""
+
+    def all_legal_are_actions(game: Game) -> None:
+        assert all(isinstance(action, Action) for action in game.legal_actions())
+
+    play(Game(options), random.Random(play_seed), after=all_legal_are_actions)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS)
 def test_figures_are_conserved(options: GameOptions, play_seed: int) -> None:
     game = Game(options)
     initial = [dict(s) for s in game.supply]
@@ -125,7 +138,7 @@ def test_goods_tokens_are_the_marks_of_the_cities_players_completed(
 
     def check(g: Game) -> None:
         held = Counter()
-        for tokens in g.expansion("traders_builders").goods:
+        for tokens in g.expansion(TradersBuilders).goods:
             held.update(dict(zip(GOODS, tokens, strict=True)))
         assert +held == goods_in_complete_cities(g) - at_setup
         assert all(held[kind] <= box[kind] for kind in GOODS)

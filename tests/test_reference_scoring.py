@@ -35,6 +35,7 @@ from carcassonne import Game, GameOptions, PlaceFigure, PlaceTile, ScoreEvent
 from carcassonne.actions import Pass
 from carcassonne.board import decode
 from carcassonne.expansions.abbot import RecallAbbot
+from carcassonne.expansions.traders import TradersBuilders
 from carcassonne.features import Feature
 from carcassonne.tiles import CITY, FIELD, KIND_NAMES, MONASTERY
 from reference import (
@@ -218,7 +219,7 @@ class CrossCheck:
             (recalled,) = [g for g, (s, f) in figures.items() if s == seat and f == "abbot"]
             del figures[recalled]
         start = len(game.events)
-        traders = game.expansion("traders_builders")
+        traders = game.expansion(TradersBuilders)
         goods_before = [h.copy() for h in traders.goods] if traders else []
         self._apply(action)
         events = game.events[start:]
@@ -269,7 +270,7 @@ class CrossCheck:
         self.last_tile_events = start
 
     def check_goods(self, seat: int, cities: list[RefFeature], before: list[list[int]]) -> None:
-        got = self.game.expansion("traders_builders").goods
+        got = self.game.expansion(TradersBuilders).goods
         expected = [h.copy() for h in before]
         for city in cities:
             for kind, n in self.ref.goods(city).items():
@@ -354,7 +355,7 @@ class CrossCheck:
         problem = same_payouts(expected, feature_events(game.events, "final"))
         if problem:
             self.fail(f"final scoring differs: {problem}")
-        traders = game.expansion("traders_builders")
+        traders = game.expansion(TradersBuilders)
         if traders:
             held = [dict(zip(GOODS, h, strict=True)) for h in traders.goods]
             paid = [

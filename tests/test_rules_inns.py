@@ -15,7 +15,7 @@ import pytest
 from carcassonne import PASS, Game, GameSetupError, PlaceFigure, PlaceTile
 from carcassonne.board import encode
 from carcassonne.expansions.bets import PlaceBet
-from carcassonne.expansions.inns import LARGE_MEEPLE
+from carcassonne.expansions.inns import LARGE_MEEPLE, InnsCathedrals
 from carcassonne.tiles import tile_set
 from scenario import Step, assert_refused, close_start_road, paid, scenario, score_events
 
@@ -447,4 +447,4 @@ def test_d54_the_variants_are_refused_without_inns_cathedrals(
 def test_d54_plain_unfinished_is_refused_with_neither_inns_nor_cathedrals() -> None:
     with pytest.raises(GameSetupError, match="has nothing to change with both --no-inns"):
         Game(players=2, inns=False, cathedrals=False, **PLAIN_UNFINISHED)
-    assert Game(players=2, inns=False, cathedrals=False, **IC).expansion("inns-cathedrals")
+    assert Game(players=2, inns=False, cathedrals=False, **IC).expansion(InnsCathedrals)

@@ -11,6 +11,7 @@ betting office.
 from __future__ import annotations
 
 from carcassonne import PASS, Game, PlaceFigure, PlaceTile
+from carcassonne.expansions.mapchips import MapChips
 from carcassonne.expansions.traders import GOODS, TradersBuilders
 from carcassonne.game import GameSummary
 from carcassonne.tiles import tile_set
@@ -23,7 +24,7 @@ CLOTH_ENCLOSED = "traders_builders/03"
 
 
 def traders(game: Game) -> TradersBuilders:
-    ext = game.expansion("traders_builders")
+    ext = game.expansion(TradersBuilders)
     assert isinstance(ext, TradersBuilders)
     return ext
 
@@ -347,7 +348,7 @@ def test_d43_each_tile_of_a_double_turn_may_sell_a_wine() -> None:
         stack=("base/B", "base/U", "base/U", "base/U", "base/B", "base/U", "base/B", "base/U"),
         **TB,
     )
-    chips = game.expansion("map-chips")
+    chips = game.expansion(MapChips)
     chips.face_down = {}
     chips.in_front = [[Chip("light-blue", 2), Chip("purple", 2)], []]
     play(

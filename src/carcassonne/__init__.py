@@ -7,6 +7,7 @@ expansions plug in.
 from . import game as _game
 from .actions import PASS, Pass, PlaceFigure, PlaceTile
 from .events import GameEvent, ScoreEvent
+from .expansions.actions import Action
 from .game import Game, GameOptions, GameSetupError, IllegalAction
 
 #: ``"compiled"`` when the engine runs as the mypyc build (``CARCASSONNE_COMPILE=1 pip install
@@ -15,6 +16,7 @@ BUILD = "pure" if (_game.__file__ or "").endswith(".py") else "compiled"
 
 __all__ = [
     "BUILD",
+    "Action",
     "PASS",
     "Game",
     "GameEvent",

@@ -3,7 +3,8 @@
 Actions are small immutable tuples so that legal-action lists are cheap to build and actions can
 be compared, hashed and stored in game records.  Coordinates and locations follow docs/rules.md §0:
 ``(x, y)`` with y growing south, rotation in clockwise degrees, locations in board orientation.
-Expansions define their own action types in their modules.
+Expansions define their own action types in ``expansions/actions.py``, which also names the union
+of them all, ``Action``.
 """
 
 from __future__ import annotations
@@ -32,5 +33,3 @@ class Pass(NamedTuple):
 
 
 PASS = Pass()
-
-Action = tuple  # every action type is a NamedTuple; this alias documents signatures

@@ -20,13 +20,14 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from .actions import PASS, Pass, PlaceFigure, PlaceTile
 from .board import DELTAS, OPPOSITE, RING, Geometry, decode, encode
 from .events import Event, GameEvent, ScoreEvent
 from .expansions import build_expansions
-from .expansions.base import Decision, Expansion
+from .expansions.actions import Action
+from .expansions.base import Decision, Expansion, ExpansionT
 from .features import Feature
 from .maps import load_map
 from .options import (
@@ -315,7 +316,7 @@ class Game:
         self.figures: dict[int, tuple[int, str]] = {}
         self.events: list[Event] = []
         #: every applied action as (seat, action), in order: with the options, the whole game
-        self.history: list[tuple[int, Any]] = []
+        self.history: list[tuple[int, Action]] = []
         #: every drawn tile id in draw order, with whether it was discarded as unplaceable
         self.draws: list[tuple[str, bool]] = []
         self.turn = 0
@@ -335,7 +336,7 @@ class Game:
         #: square -> global ids of its monastery/garden segments that are not complete yet
         self._open_cloisters: dict[int, tuple[int, ...]] = {}
         self._placements: list[PlaceTile] = []
-        self._legal: list[Any] | None = None
+        self._legal: list[Action] | None = None
         self._queue: list[Decision] = []
         self._stage = _END_OF_TURN
         self.start_tile: TileType | None = None
@@ -377,10 +378,10 @@ class Game:
         self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks())
         self._squares = self.geometry.squares
 
-    def expansion(self, name: str) -> Any:
-        """The active expansion called ``name``, or None."""
+    def expansion(self, kind: type[ExpansionT]) -> ExpansionT | None:
+        """The active expansion of class ``kind`` (``game.expansion(MapChips)``), or None."""
         for ext in self.expansions:
-            if ext.name == name:
+            if isinstance(ext, kind):
                 return ext
         return None
 
@@ -534,13 +535,15 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == "over"
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[Action]:
         """What ``to_move`` may do now.  The list is shared: do not modify it."""
         legal = self._legal
         if legal is None:
             phase = self.phase
             if phase == "tile":
-                legal = self._placements
+                # A list of placements is a list of actions to a reader, and the list is not
+                # written to once listed (the docstring's "do not modify"): no copy needed.
+                legal = cast("list[Action]", self._placements)
             elif phase == "figure":
                 legal = self._figure_actions()
             elif phase == "over":
@@ -743,14 +746,14 @@ class Game:
 
     # ------------------------------------------------------------------------------ figures
 
-    def _figure_actions(self) -> list[Any]:
+    def _figure_actions(self) -> list[Action]:
         placed = self.last_placed
         assert placed is not None
         segments = placed.orientation.segments
         base = placed.base
         seg_feature = self.seg_feature
         supply = self.supply[self.active]
-        actions: list[Any] = [PASS]
+        actions: list[Action] = [PASS]
         checks = self._figure_checks
         joining = self.joining_figures
         for figure, kinds in self.figure_kinds.items():

@@ -170,7 +170,7 @@ def _place_name(raw: Any, where: str) -> str:
     _require(isinstance(raw, dict), where, "must be an object")
     name = raw.get("name")
     _require(isinstance(name, str) and bool(name.strip()), where, "needs a non-empty 'name'")
-    return name  # type: ignore[no-any-return]
+    return name
 
 
 def parse_map(data: Any, origin: str = "<data>") -> GameMap:

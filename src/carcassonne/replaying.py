@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .actions import Action
+from .expansions.actions import Action
 from .game import Game, IllegalAction
 from .options import GameOptions
 

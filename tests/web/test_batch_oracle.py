@@ -19,7 +19,7 @@ from web_helpers import TestClient, auth
 
 from carcassonne.actions import PASS
 from carcassonne.board import encode
-from carcassonne.expansions.mapchips import Chip
+from carcassonne.expansions.mapchips import Chip, MapChips
 from carcassonne.formats.actions import action_to_json
 from carcassonne.game import Game
 from carcassonne.web import create_app
@@ -133,7 +133,7 @@ def test_a_map_chip_probe_answers_the_same_whatever_the_chip(tmp_path: Path) -> 
         room, links = asyncio.run(server.create(parse_seats(HUMANS), options, False))
         for action in moves:
             asyncio.run(room.submit(Principal(frozenset({room.game.to_move})), [action]))
-        face_down = room.game.expansion("map-chips").face_down
+        face_down = room.game.expansion(MapChips).face_down
         square = encode(*CHIP_SQUARE)
         assert face_down[square] == Chip("light-blue", 1)  # the situation described above
         face_down[square] = chip  # the second game differs only in this hidden chip

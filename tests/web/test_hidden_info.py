@@ -18,6 +18,7 @@ from web_helpers import TestClient
 
 from carcassonne import PlaceTile
 from carcassonne.board import decode
+from carcassonne.expansions.mapchips import MapChips
 from carcassonne.web import create_app
 
 TILE_ID = re.compile(r'"((?:base|river|bets|map)/[\w-]+)"')
@@ -82,7 +83,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
         ).json()
         game_id, token = created["id"], created["seats"][0]["token"]
         room = app.state.server.rooms[game_id]
-        chip_squares = {decode(pos) for pos in room.game.expansion("map-chips").face_down}
+        chip_squares = {decode(pos) for pos in room.game.expansion(MapChips).face_down}
         received: list[dict[str, Any]] = []
         leaks: list[str] = []
         bets_seen = face_down_seen = placements_seen = 0

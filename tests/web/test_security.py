@@ -32,6 +32,8 @@ from hypothesis import strategies as st
 from web_helpers import TestClient, auth, hello
 
 import carcassonne.web as web_package
+from carcassonne.expansions.bets import Bets
+from carcassonne.expansions.mapchips import MapChips
 from carcassonne.formats.actions import action_from_json
 from carcassonne.game import Game
 from carcassonne.web import create_app, rooms
@@ -314,7 +316,7 @@ def _hidden_info_room(db: Path) -> Any:
     room, _ = asyncio.run(app.state.server.create(seats, options, False))
     game, rng = room.game, random.Random(3)
     for _ in range(600):
-        bets, chips = game.expansion("bets"), game.expansion("map-chips")
+        bets, chips = game.expansion(Bets), game.expansion(MapChips)
         owners = {seat for office in bets.offices.values() for seat, _ in office}
         if owners == {0, 1} and game.phase == "tile" and game.to_move == 0 and chips.face_down:
             return room
@@ -354,7 +356,7 @@ def test_no_message_depends_on_what_is_hidden(db: Path) -> None:
     before = json.dumps(_everything_sent(room), sort_keys=True)
 
     game.stack.reverse()
-    chips = game.expansion("map-chips")
+    chips = game.expansion(MapChips)
     squares = list(chips.face_down)
     values = [chips.face_down[pos] for pos in squares]
     assert len(set(values)) > 1
@@ -362,7 +364,7 @@ def test_no_message_depends_on_what_is_hidden(db: Path) -> None:
     after_public = json.dumps(_everything_sent(room), sort_keys=True)
     assert after_public == before
 
-    bets = game.expansion("bets")
+    bets = game.expansion(Bets)
     for office in bets.offices.values():
         office[:] = [(s, "5/8+" if c != "5/8+" else "2/6") if s == 0 else (s, c) for s, c in office]
     after = _everything_sent(room)

@@ -1,6 +1,8 @@
 """Bots: objects that choose an action for the seat to move.
 
-Every bot has ``choose(game) -> action`` and must return one of ``game.legal_actions()``.
+Every bot has ``choose(game) -> action`` and must return one of ``game.legal_actions()``
+(:class:`Bot`); a bot that can also suggest moves has ``hints(game, n)`` (:class:`HintingBot`:
+the expert), and :func:`make_hinting_bot` builds one or says the spec's bot gives none.
 Bots are named by a **spec**: a bot name, optionally followed by parameters,
 ``name:key=value,key=value`` (e.g. ``expert:seconds=0.5`` or ``greedy:seed=3``).
 :func:`make_bot` builds a bot from a spec, :func:`bot_parameters` lists what each bot takes (the
@@ -17,15 +19,29 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
-from ..game import Game
+from ..game import Action, Game
+
+if TYPE_CHECKING:
+    from .expert import Hint
 
 
 class Bot(Protocol):
     name: str
 
-    def choose(self, game: Game) -> Any: ...
+    def choose(self, game: Game) -> Action: ...
+
+
+class HintingBot(Bot, Protocol):
+    """A bot that also ranks moves for the seat to move (the expert's hints)."""
+
+    def hints(self, game: Game, n: int) -> list[Hint]: ...
+
+
+def gives_hints(bot: Bot) -> TypeGuard[HintingBot]:
+    """Whether ``bot`` has the :class:`HintingBot` capability (a method, not a base class)."""
+    return callable(getattr(bot, "hints", None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +181,15 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     """
     name, arguments = bot_arguments(spec)
     chosen = arguments.pop("seed", seed)
-    return _bot_class(name)(None if chosen is None else int(chosen), **arguments)  # type: ignore[no-any-return]
+    return _bot_class(name)(None if chosen is None else int(chosen), **arguments)
+
+
+def make_hinting_bot(spec: str, seed: int | None = None) -> HintingBot:
+    """A bot from its spec, as :func:`make_bot`, that gives hints; ValueError if it gives none."""
+    bot = make_bot(spec, seed)
+    if not gives_hints(bot):
+        raise ValueError(f"the {parse_bot_spec(spec)[0]} bot gives no hints (use expert)")
+    return bot
 
 
 def split_bot_specs(text: str) -> list[str]:

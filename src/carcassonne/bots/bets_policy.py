@@ -26,7 +26,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import PASS
 from ..board import encode
-from ..expansions.bets import BET, CHIPS, SETTLE, SETTLE_FINAL, Bets, PlaceBet, chip_payoff
+from ..expansions.bets import (
+    BET,
+    CHIPS,
+    SETTLE,
+    SETTLE_FINAL,
+    Bets,
+    PlaceBet,
+    chip_payoff,
+    settle_choices,
+)
 from ..tiles import CITY, ROAD
 from .evaluate import register_adjustment
 from .policies import PolicyBot, register_policy
@@ -119,8 +128,8 @@ def chip_value(chip: str | None, features: Sequence[Feature], tiles_left: int) -
 
 
 def _bets(game: Game) -> Bets:
-    ext = game.expansion("bets")
-    assert isinstance(ext, Bets)
+    ext = game.expansion(Bets)
+    assert ext is not None
     return ext
 
 
@@ -149,7 +158,7 @@ def settle_policy(game: Game, bot: PolicyBot) -> Any:
     ``settle-final`` (each seat decides for its own chip only): what it pays that chip.
     """
     seat = game.to_move
-    actions = game.legal_actions()
+    actions = settle_choices(game)
     chips = _bets(game).offices[encode(actions[0].x, actions[0].y)]
     own = [chip for owner, chip in chips if owner == seat]  # one chip per seat and office
     others = 0 if game.phase == "settle-final" else len(chips) - len(own)
@@ -191,4 +200,4 @@ def register() -> None:
     register_policy(BET, bet_policy)
     register_policy(SETTLE, settle_policy)
     register_policy(SETTLE_FINAL, settle_policy)
-    register_adjustment(Bets.name, bets_adjustment)
+    register_adjustment(Bets, bets_adjustment)

@@ -17,11 +17,12 @@ paid it yet.  That makes "tile placed, figure not yet chosen" directly comparabl
 Expansions adjust the evaluation with :func:`register_adjustment`, from their own modules::
 
     from carcassonne.bots.evaluate import register_adjustment
+    from carcassonne.expansions.mapchips import MapChips
 
     def chips(before: Game, after: Game, seat: int) -> Sequence[float]:
         ...  # one number per seat, added to that seat's value
 
-    register_adjustment("map-chips", chips)
+    register_adjustment(MapChips, chips)
 
 ``before`` is the position the deciding ``seat`` is at, ``after`` the position being valued (a
 copy after some of its options were applied, or ``before`` itself with a candidate tile placed on
@@ -39,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..board import RING
+from ..expansions.base import Expansion
 from ..expansions.inns import LARGE_MEEPLE
 from ..features import Feature
 from ..game import MEEPLE, Game
@@ -72,10 +74,10 @@ DEFAULT_WEIGHTS = Weights()
 
 Adjustment = Callable[[Game, Game, int], Sequence[float]]
 
-_ADJUSTMENTS: dict[str, Adjustment] = {}
+_ADJUSTMENTS: dict[type[Expansion], Adjustment] = {}
 
 
-def register_adjustment(expansion: str, fn: Adjustment) -> None:
+def register_adjustment(expansion: type[Expansion], fn: Adjustment) -> None:
     """Add ``fn(before, after, seat)``'s per-seat numbers to values in games with ``expansion``."""
     _ADJUSTMENTS[expansion] = fn
 
@@ -163,7 +165,7 @@ class Evaluator:
         self.before = game
         self.seat = game.to_move
         self.adjustments = [
-            fn for name, fn in _ADJUSTMENTS.items() if game.expansion(name) is not None
+            fn for kind, fn in _ADJUSTMENTS.items() if game.expansion(kind) is not None
         ]
         self.players = game.players
         self.tiles_left = len(game.stack)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..expansions.mapchips import OUTLET_POINTS, WINE, SellWine, wines
+from ..expansions.mapchips import OUTLET_POINTS, WINE, MapChips, SellWine, wines
 from .policies import PolicyBot, register_policy
 
 if TYPE_CHECKING:
@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 
 def wine_policy(game: Game, bot: PolicyBot) -> Any:
     """Sell the best wine on offer (never pass when a sale is possible)."""
-    chips = game.expansion("map-chips").in_front[game.to_move]
+    chips_expansion = game.expansion(MapChips)
+    assert chips_expansion is not None  # the wine decision exists only with Map-Chips
+    chips = chips_expansion.in_front[game.to_move]
     scored: list[tuple[float, Any]] = []
     for action in game.legal_actions():
         if isinstance(action, SellWine):

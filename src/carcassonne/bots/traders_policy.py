@@ -83,7 +83,8 @@ def joining_gain(evaluator: Evaluator, game: Game, figure: str, feature: Feature
 def adjustment(before: Game, after: Game, seat: int) -> Sequence[float]:
     if after.is_over:  # final scoring has paid the goods: the scores say it all
         return [0.0] * after.players
-    traders = after.expansion("traders_builders")
+    traders = after.expansion(TradersBuilders)
+    assert traders is not None  # adjustments run only in games with their expansion
     values = goods_points(traders)
     turns_left = len(before.stack) / before.players
     for segment, (owner, figure) in after.figures.items():
@@ -101,6 +102,6 @@ def adjustment(before: Game, after: Game, seat: int) -> Sequence[float]:
 
 def register() -> None:
     """Plug the Traders & Builders valuation into the greedy bot's evaluation."""
-    register_adjustment("traders_builders", adjustment)
+    register_adjustment(TradersBuilders, adjustment)
     register_joining_gain(BUILDER, joining_gain)
     register_joining_gain(PIG, joining_gain)

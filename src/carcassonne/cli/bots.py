@@ -7,7 +7,7 @@ import argparse
 from ..bots import BOT_NAMES, bot_description, bot_parameters
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "bots",
         help="list the bots and the parameters they take",

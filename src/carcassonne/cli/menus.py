@@ -77,8 +77,9 @@ class TileMenu(Menu):
         self.session = session
         self.seat = seat
         game = session.game
-        self.moves: list[PlaceTile] = sorted(
-            game.legal_actions(), key=lambda a: (a.y, a.x, a.rotation)
+        self.moves = sorted(
+            (a for a in game.legal_actions() if isinstance(a, PlaceTile)),
+            key=lambda a: (a.y, a.x, a.rotation),
         )
         self.squares: dict[tuple[int, int], list[PlaceTile]] = {}
         for move in self.moves:

@@ -153,7 +153,7 @@ def options_from_args(args: argparse.Namespace, players: int | None = None) -> G
         traders_builders=args.traders_builders,
         meeples=args.meeples,
         copies=args.copies,
-        start_squares=starts,  # type: ignore[arg-type]
+        start_squares=starts,
         seed=args.seed,
     )
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..bots import BOT_NAMES, check_bot_spec, make_bot, parse_bot_spec, split_bot_specs
+from ..bots import BOT_NAMES, check_bot_spec, make_hinting_bot, split_bot_specs
 from ..bots.expert import HINT_BOT
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from .errors import CommandError
@@ -30,7 +30,7 @@ SEAT_KINDS = (HUMAN, *BOT_NAMES)
 DEFAULT_OPPONENT = "greedy"
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "play",
         help="play in the terminal against bots or friends at one keyboard",
@@ -93,8 +93,7 @@ def check_seat(kind: str) -> str:
 def check_hint_bot(spec: str) -> str:
     """The canonical spec of the bot giving hints: it must be one that can (the expert)."""
     spec = check_bot_spec(spec)
-    if not hasattr(make_bot(spec, 0), "hints"):
-        raise ValueError(f"the {parse_bot_spec(spec)[0]} bot gives no hints (use expert)")
+    make_hinting_bot(spec, 0)
     return spec
 
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..board import decode, encode
+from ..expansions.mapchips import MapChips
 from ..tiles import BORDER
 from .render import (
     RESET,
@@ -62,7 +63,7 @@ def grape_initial(grape: str | None) -> str:
 
 
 def _chip_squares(game: Game) -> set[int]:
-    chips = game.expansion("map-chips")
+    chips = game.expansion(MapChips)
     return set(chips.face_down) if chips is not None else set()
 
 
@@ -271,5 +272,5 @@ def map_legend(game: Game, colour: bool = True) -> list[str]:
         + f" {g.replace('-', ' ')}"
         for g in GRAPE_COLOURS
     )
-    chip = "   ● face-down chip" if game.expansion("map-chips") is not None else ""
+    chip = "   ● face-down chip" if game.expansion(MapChips) is not None else ""
     return [f"town grapes: {grapes}{chip}   ═ ║ city wall" + (RESET if colour else "")]

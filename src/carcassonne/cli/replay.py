@@ -18,7 +18,7 @@ from ..formats.record import Record, read_record, replay_record
 from ..game import Game, GameSummary
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "replay",
         help="replay a game record and explain its scores",

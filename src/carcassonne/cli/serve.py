@@ -38,7 +38,7 @@ GC_THRESHOLDS = (2_000, 10, 50)
 DNS_NAME = re.compile(r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*")
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "serve",
         help="play in the browser: start the web server",

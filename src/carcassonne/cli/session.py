@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..actions import PASS, PlaceTile
-from ..bots import Bot, make_bot
+from ..bots import Bot, make_bot, make_hinting_bot
 from ..bots.expert import HINT_COUNT
 from ..events import ScoreEvent
 from ..game import MAX_PLAYERS, Game, GameOptions, IllegalAction
@@ -260,8 +260,8 @@ class Session:
     def hint_lines(self, seat: int, menu: Menu) -> list[str]:
         """The expert's best moves for ``seat`` with their expected lead; other humans are told
         in the log that a hint was used (it is no secret at the table)."""
-        bot = make_bot(self.hints_spec, self.hint_seed + self.game.turn)
-        hints = bot.hints(self.game, HINT_COUNT)  # type: ignore[attr-defined]
+        bot = make_hinting_bot(self.hints_spec, self.hint_seed + self.game.turn)
+        hints = bot.hints(self.game, HINT_COUNT)
         if len(self.humans) > 1:
             self.log.append(f"  {self.names[seat]} asked for a hint.")
         lines = [self.bold(f"Hints ({self.hints_spec}):")]

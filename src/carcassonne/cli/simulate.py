@@ -231,7 +231,7 @@ def expansion_notes(options: GameOptions, results: list[Result]) -> list[str]:
     return [line for summary in active_summaries(options) for line in summary(games)]
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "simulate",
         help="play many bot games and report win rates and points by source",

@@ -49,7 +49,7 @@ DEFAULT_GAMES = 100
 EXTRA_MODULES = ("openskill", "matplotlib")
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "tournament",
         help="rate bots against each other in every seating; a report with plots in a folder",

@@ -26,9 +26,10 @@ import numpy as np
 
 from ..board import DELTAS, OFFSET, STRIDE, decode, encode
 from ..expansions.abbot import ABBOT
-from ..expansions.bets import CHIPS
+from ..expansions.bets import CHIPS, Bets
 from ..expansions.inns import CATHEDRAL, INN, LARGE_MEEPLE
-from ..expansions.traders import BUILDER, GOODS, PIG
+from ..expansions.mapchips import MapChips
+from ..expansions.traders import BUILDER, GOODS, PIG, TradersBuilders
 from ..game import MEEPLE, Game, PlacedTile
 from ..maps import GRAPES
 from ..options import MAX_PLAYERS
@@ -188,9 +189,9 @@ class Observer:
         self.planes = np.zeros((channels, window.height, window.width), np.uint8)
         self._vector_size = EXTENDED_VECTOR_SIZE if extended else VECTOR_SIZE
         self._tiles = len(_EXTENDED_CATALOGUE if extended else _CATALOGUE)
-        self._bets = game.expansion("bets")
-        self._chips = game.expansion("map-chips")
-        self._traders = game.expansion("traders_builders")
+        self._bets = game.expansion(Bets)
+        self._chips = game.expansion(MapChips)
+        self._traders = game.expansion(TradersBuilders)
         #: global segment -> (seat, figure) of the figures as last written
         self._figures: dict[int, tuple[int, str]] = {}
         #: (row, column, seat) of every figure on the board inside the window
@@ -333,7 +334,7 @@ class Observer:
                 for chip in self._chips.in_front[owner]:
                     vector[start + 4 + 2 * _GRAPE_INDEX[chip.colour] + chip.value - 1] += 1
         if self._bets is not None:
-            self._observe_bets(seat, board, vector)
+            self._observe_bets(self._bets, seat, board, vector)
         if self._chips is not None:
             vector[_SOLD] = len(self._chips.sold)
         if self.extended:
@@ -350,9 +351,9 @@ class Observer:
             "action_mask": mask,
         }
 
-    def _observe_bets(self, seat: int, board: np.ndarray, vector: np.ndarray) -> None:
+    def _observe_bets(self, bets: Bets, seat: int, board: np.ndarray, vector: np.ndarray) -> None:
         """The Bets' part, from the seat's view: its own chips by value, others' only counted."""
-        view = self._bets.view(self.game, seat)
+        view = bets.view(self.game, seat)
         players = self.game.players
         for k in range(players):
             vector[k * len(SEAT_FIELDS) + 3] = view["supply_counts"][(seat + k) % players]

@@ -8,7 +8,9 @@ which would keep only ``tuple`` of that; a NamedTuple is an ordinary class eithe
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
+
+from ..actions import Pass, PlaceFigure, PlaceTile
 
 
 class RecallAbbot(NamedTuple):
@@ -44,3 +46,11 @@ class SellWine(NamedTuple):
     outlet: str
     colour: str
     chips: tuple[int, ...]
+
+
+#: Every action of the engine and its bundled expansions: what ``Game.legal_actions()`` lists and
+#: ``Game.apply`` takes.  (An extra expansion's own action types reach the engine through its
+#: hooks, typed ``Any``, so they need not be named here.)
+Action: TypeAlias = (
+    PlaceTile | PlaceFigure | Pass | RecallAbbot | PlaceBet | SettleAgainst | SellWine
+)

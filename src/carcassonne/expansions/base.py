@@ -22,7 +22,7 @@ Expansion state lives on the expansion object; :meth:`Expansion.copy` must copy 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 
 def _class_as_is(*attrs: str, **kwattrs: object) -> Any:
@@ -34,7 +34,7 @@ def _class_as_is(*attrs: str, **kwattrs: object) -> Any:
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:
-    mypyc_attr = _class_as_is  # type: ignore[assignment]
+    mypyc_attr = _class_as_is
 
 
 if TYPE_CHECKING:
@@ -53,6 +53,11 @@ class Decision:
     phase: str
     seat: int
     data: Any = None
+
+
+#: an expansion class, as :meth:`Game.expansion` looks one up: ``game.expansion(MapChips)`` is a
+#: ``MapChips | None``
+ExpansionT = TypeVar("ExpansionT", bound="Expansion")
 
 
 # Interpreted subclasses allowed: an experiment's or a test's own expansion (``Game(...,

@@ -66,6 +66,11 @@ _CHIP_TABLE: dict[str, tuple[tuple[int, int, bool], ...]] = {
 BET, SETTLE, SETTLE_FINAL = "bet", "settle", "settle-final"
 
 
+def settle_choices(game: Game) -> list[SettleAgainst]:
+    """The legal actions of a ``settle`` or ``settle-final`` decision, typed as what they are."""
+    return [action for action in game.legal_actions() if isinstance(action, SettleAgainst)]
+
+
 def chip_payoff(chip: str, tiles: int) -> int:
     """Points ``chip`` pays when settled against a road or city of ``tiles`` distinct tiles."""
     try:
@@ -369,7 +374,7 @@ class Bets(Expansion):
         """The features being chosen between and their squares, so that a player sees them on
         the board (public: every feature is on the table, whoever is choosing)."""
         candidates = []
-        for action in game.legal_actions():
+        for action in settle_choices(game):
             feature = game.feature_at(action.x, action.y, action.location)
             squares = sorted(list(decode(p)) for p in feature.squares)
             candidates.append({**action._asdict(), "tiles": len(squares), "squares": squares})

@@ -372,7 +372,8 @@ def wine_summary(games: Sequence[Game]) -> list[str]:
                 (collected if event.source == "map-chip" else sold)[seat] += points
             if event.source == WINE:
                 outlets[event.reason] += 1
-        chips = game.expansion("map-chips")
+        chips = game.expansion(MapChips)
+        assert chips is not None, "wine_summary is for games with Map-Chips"
         unsold += sum(len(held) for held in chips.in_front)
     n = len(games)
     per_seat = ", ".join(

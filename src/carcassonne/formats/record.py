@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..actions import PASS, Action, Pass, PlaceFigure, PlaceTile
+from ..actions import PASS, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES, check_bot_spec
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
+from ..expansions.actions import Action
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..options import DEFAULT_ON, SWITCHES
 from ..quoting import short_repr
@@ -190,7 +191,7 @@ def _int(obj: dict[str, Any], key: str, where: str) -> int:
     value = obj[key]
     if not _is_int(value):
         raise RecordError(f"{where}: {key!r} must be a whole number, not {_type_name(value)}")
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 def _str(obj: dict[str, Any], key: str, where: str) -> str:

@@ -317,7 +317,7 @@ def _api(handler: Any, limit: str | None = None) -> Any:
         try:
             if limit is not None:
                 _check_rate(request, limit)
-            return await handler(request)  # type: ignore[no-any-return]
+            return await handler(request)
         except ProtocolError as exc:
             return error_response(exc)
         except ClientDisconnect:

@@ -35,7 +35,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import make_bot, make_hinting_bot
 from ..game import GameOptions
 from ..replaying import Move, replay
 
@@ -142,8 +142,8 @@ def _hints(
     spec: str, seed: int, options: GameOptions, moves: list[Move], n: int
 ) -> list[tuple[Any, float]]:
     """In a worker: the ``n`` best actions for the seat to move, with expected points."""
-    bot = make_bot(spec, seed)
-    return [(h.action, h.expected_points) for h in bot.hints(replay(options, moves), n)]  # type: ignore[attr-defined]
+    bot = make_hinting_bot(spec, seed)
+    return [(h.action, h.expected_points) for h in bot.hints(replay(options, moves), n)]
 
 
 async def _run(timeout: float, fn: Any, *args: Any, pool: _Pool = _bots) -> Any:
@@ -178,7 +178,7 @@ async def hints(
         raise HintsBusy(f"{_hints_pending} hints are being computed already")
     _hints_pending += 1
     try:
-        return await _run(  # type: ignore[no-any-return]
+        return await _run(
             think + DECISION_GRACE, _hints, spec, seed, options, moves, n, pool=_hints_pool
         )
     finally:
