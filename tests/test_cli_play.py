@@ -333,7 +333,7 @@ def test_bets_are_listed_and_other_seats_chips_stay_hidden() -> None:
 def test_the_first_screen_of_a_france_game_says_what_chips_everybody_holds() -> None:
     options = {"map": "france", "map_chips": True, "bets": True, "seed": 5}
     _, out, _ = session(["q"], stack=None, **options)  # type: ignore[arg-type]
-    assert "You hold no map chip yet: place a tile on a ● to take one." in out
+    assert "You hold no map chip: place a tile on a ● to take one." in out
     assert "Blue holds no map chip." in out
     assert "On the map: 30 chips face down (●)." in out
     assert "You hold six betting chips: 2/6, 3/5, 3/6, 4, 4/7+, 5/8+." in out
@@ -729,3 +729,31 @@ def test_bets_map_chips_wine_and_goods_are_told_in_sentences() -> None:
     assert told("goods", "final", {0: 10}, goods="wine", tokens=6) == (
         "Red has the most wine (6 tokens): +10."
     )
+
+
+def test_the_humans_own_bet_is_told_as_yours() -> None:
+    # "Bet at (5, 8): Red (you)'s chip 4 ..." read oddly for the one human at the keyboard
+    from carcassonne import ScoreEvent
+
+    bet = {"owner": 0, "chip": "4", "square": [5, 8], "feature": "road", "location": "N"}
+    event = ScoreEvent(5, "bet", "completed", {0: 8}, detail={**bet, "tiles": 4, "paid": 8})
+    assert describe_event(event, ["Red (you)", "Blue"]) == (
+        "Bet at (5, 8): your chip 4 wins 8 — the road has 4 tiles (completed)."
+    )
+
+
+def test_an_office_on_two_cities_says_they_are_completed() -> None:
+    # "settled when its road or two cities is completed"
+    from types import SimpleNamespace
+
+    from carcassonne.board import encode
+    from carcassonne.cli.panels import _office_features
+
+    def office(*kinds: str) -> SimpleNamespace:
+        segments = [SimpleNamespace(kind=kind) for kind in kinds]
+        placed = SimpleNamespace(orientation=SimpleNamespace(segments=segments))
+        return SimpleNamespace(board={encode(0, 0): placed})
+
+    assert _office_features(office(ROAD, CITY, FIELD), 0, 0) == "its road or city is"
+    assert _office_features(office(ROAD, CITY, CITY), 0, 0) == "its road or two cities are"
+    assert _office_features(office(ROAD, ROAD), 0, 0) == "its two roads are"

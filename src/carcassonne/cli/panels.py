@@ -43,7 +43,8 @@ def _others(game: Game, seat: int) -> list[int]:
 
 
 def _office_features(game: Game, x: int, y: int) -> str:
-    """What a bet on this office is settled against: ``its road or city`` (docs/rules.md §3)."""
+    """What a bet on this office is settled against, with its verb: ``its road or city is``
+    (docs/rules.md §3)."""
     segments = game.board[encode(x, y)].orientation.segments
     roads = sum(1 for s in segments if s.kind == ROAD)
     cities = sum(1 for s in segments if s.kind == CITY)
@@ -52,7 +53,10 @@ def _office_features(game: Game, x: int, y: int) -> str:
         for n, word, plural in ((roads, "road", "roads"), (cities, "city", "cities"))
         if n
     ]
-    return "its " + " or ".join(parts) if parts else "nothing (the chips will come back)"
+    if not parts:
+        return "nothing (the chips will come back) is"
+    # the verb agrees with the nearer subject: "its road or city is", "its road or two cities are"
+    return "its " + " or ".join(parts) + (" is" if parts[-1] in ("road", "city") else " are")
 
 
 def bets_lines(game: Game, view: dict[str, Any], seat: int, colour: bool) -> list[str]:
@@ -76,7 +80,7 @@ def bets_lines(game: Game, view: dict[str, Any], seat: int, colour: bool) -> lis
         ]
         x, y = office["x"], office["y"]
         lines.append(
-            f"Bets on the office at ({x}, {y}), settled when {_office_features(game, x, y)} is "
+            f"Bets on the office at ({x}, {y}), settled when {_office_features(game, x, y)} "
             f"completed or at the end: {_and(chips)}."
         )
     if not placed:
@@ -122,7 +126,7 @@ def map_chips_lines(game: Game, view: dict[str, Any], seat: int, colour: bool) -
     if mine:
         lines = [f"You hold {_chips(mine, colour)}{_wines(mine)}."]
     else:
-        lines = ["You hold no map chip yet: place a tile on a ● to take one."]
+        lines = ["You hold no map chip: place a tile on a ● to take one."]
     for other in _others(game, seat):
         chips = in_front[other]
         held = _chips(chips, colour) if chips else "no map chip"

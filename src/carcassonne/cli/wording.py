@@ -82,6 +82,11 @@ def generic_label(action: Any) -> str:
     return " ".join(words)
 
 
+def possessive(name: str) -> str:
+    """``Blue's``, but ``your`` for the one human's seat, named ``Red (you)``."""
+    return "your" if name.endswith("(you)") else f"{name}'s"
+
+
 def decision_label(action: Any) -> str:
     """An expansion's decision as players say it: ``sell one purple wine (chip 2) by export: +5``,
     ``settle the bets at (3, -1) against its road S``; other actions in their generic words."""
@@ -121,12 +126,12 @@ def _expansion_sentence(event: ScoreEvent, names: Sequence[str]) -> str | None:
     square = detail.get("square")
     where = f"({square[0]}, {square[1]})" if isinstance(square, list | tuple) else ""
     if event.source == "bet":
-        owner = names[detail["owner"]]
+        owner = possessive(names[detail["owner"]])
         tiles = plural(detail["tiles"], "tile")
         outcome = f"wins {detail['paid']}" if detail["paid"] else "loses"
         why = "final scoring" if event.reason == "final" else event.reason
         return (
-            f"Bet at {where}: {owner}'s chip {detail['chip']} {outcome} — "
+            f"Bet at {where}: {owner} chip {detail['chip']} {outcome} — "
             f"the {detail['feature']} has {tiles} ({why})."
         )
     if event.source == "map-chip":
