@@ -596,19 +596,18 @@ class Game:
         if open_square is None:
             raise self._why_not_square(pos, x, y)
         orientation = tile.orientations[rotation // 90]
-        placement = {"tile": tile.id, "x": x, "y": y, "rotation": rotation}
         if not _matches(orientation.edges, open_square[0]):
             raise IllegalAction(
                 f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})",
                 "tile_mismatch",
-                placement,
+                {"tile": tile.id, "x": x, "y": y, "rotation": rotation},
             )
         for ext in self._restrictors:
             if ext.restricts_placement(self) and not ext.placement_allowed(self, pos, orientation):
                 raise IllegalAction(
                     f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules",
                     "placement_rule",
-                    {**placement, "rule": ext.name},
+                    {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
                 )
         self.history.append((self.active, action))
         placed = self._place(pos, orientation, self.active)
