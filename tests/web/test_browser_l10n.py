@@ -160,6 +160,25 @@ def test_your_games_in_romanian_names_the_bots_dates_day_first_and_lists_a_game_
         expect(games.nth(0)).to_contain_text("ca Jucătorul 1, Jucătorul 2")
 
 
+def test_your_games_in_french_elides_que_before_a_vowel(server: Server, browser: Browser) -> None:
+    # "en tant que Ana" is "en tant qu'Ana"; before a consonant or an h (mute or not, the
+    # spelling cannot tell) "que" stays.
+    with open_page(browser, **DESKTOP, locale="en-US") as page:
+        in_language(page, "fr")
+        page.goto(server.url + "/")
+        page.fill("input[name=name-0]", "Ana")
+        page.select_option("select[name=kind-1]", "human")
+        page.fill("input[name=name-1]", "Hugo")
+        page.click("[data-create]")
+        expect(page.locator("[data-created] [data-open-seat]")).to_have_count(2)
+        game = page.locator("[data-game]")
+        expect(game.locator("small")).to_contain_text("en tant qu'Ana, Hugo")
+        expect(game.locator("[data-continue]")).to_have_text(
+            ["Continuer en tant qu'Ana", "Continuer en tant que Hugo"]
+        )
+        shot(page, "l10n-your-games-fr-elision")
+
+
 def test_your_games_lists_a_games_seats_in_seat_order_after_playing_the_first(
     server: Server, browser: Browser
 ) -> None:

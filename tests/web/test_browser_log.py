@@ -283,6 +283,48 @@ def test_sentences_read_right(server: Server, page: Any) -> None:  # noqa: F811
     ]
 
 
+def test_romanian_counts_from_20_say_de(server: Server, page: Any) -> None:  # noqa: F811
+    # Points said "20 de puncte" but every other count "20 piese": Romanian puts "de" between a
+    # number and its noun from 20 to 100 and from 120 on, not from 0 to 19 nor 101 to 119.
+    events = [
+        score("road", "final", {2: 20}, tiles=20, figures={"2": 1}, detail={"per_tile": 1}),
+        score("road", "final", {2: 19}, tiles=19, figures={"2": 1}, detail={"per_tile": 1}),
+        score(
+            "city",
+            "completed",
+            {0: 123},
+            tiles=102,
+            coats_of_arms=21,
+            figures={"0": 1},
+            detail={"value": 123, "per_tile": 1},
+        ),  # fmt: skip
+        score(
+            "field",
+            "final",
+            {0: 60},
+            figures={"0": 1},
+            detail={"completed_cities": 20, "value": 60, "per_city": {"0": 3}},
+        ),  # fmt: skip
+    ]
+    texts = describe_all(page, server.url, events, "ro")
+    assert [text.split(": ", 1)[1] for text in texts] == [
+        "20 de piese × 1 = 20.",
+        "19 piese × 1 = 19.",
+        "(102 piese + 21 de steme) × 1 = 123.",
+        "20 de orașe terminate × 3 = 60.",
+    ]
+
+
+def test_french_elides_de_before_a_seat_name_with_a_vowel(server: Server, page: Any) -> None:  # noqa: F811
+    # "le jeton 3/5 de Ana" is "d'Ana" in French; Bob keeps "de".
+    bet = {"chip": "3/5", "square": [1, 0], "feature": "road", "tiles": 4, "paid": 0}
+    events = [score("bet", "final", {seat: 0}, detail={"owner": seat, **bet}) for seat in (0, 1)]
+    assert describe_all(page, server.url, events, "fr") == [
+        "Pari en (1, 0) : le jeton 3/5 d'Ana perd — la route a 4 tuiles (décompte final).",
+        "Pari en (1, 0) : le jeton 3/5 de Bob perd — la route a 4 tuiles (décompte final).",
+    ]
+
+
 def test_a_goods_majority_reads_right_in_every_language(server: Server, page: Any) -> None:  # noqa: F811
     # Romanian said "cele mai multe vin" (a plural "most" on an uncounted noun); the tokens are
     # counted instead, whatever the goods' gender.

@@ -47,3 +47,17 @@ def test_rules_summary_gives_the_same_numbers_in_every_language(lang: str) -> No
         and sorted(re.findall(r"\d+", text)) != sorted(re.findall(r"\d+", other[key]))
     }
     assert wrong == {}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ro"])
+def test_every_count_has_the_three_plural_forms_the_page_chooses_from(lang: str) -> None:
+    # i18n.js's plural() picks ".one", ".few" or ".other" (Romanian needs all three: "1 piesă",
+    # "7 piese", "20 de piese"); a count with only some of them shows its key on screen.
+    forms = ("one", "few", "other")
+    families: dict[str, set[str]] = {}
+    for key in load(lang):
+        base, _, form = key.rpartition(".")
+        if form in (*forms, "many"):
+            families.setdefault(base, set()).add(form)
+    assert families, "no plural counts found"
+    assert {base: sorted(found) for base, found in families.items() if found != set(forms)} == {}

@@ -9,7 +9,7 @@
 // figure, then fixing the tile, then the tile. The server and its engine decide legality; the
 // browser only offers what they listed.
 
-import { t, has, pointerText } from "./i18n.js";
+import { t, has, plural, pointerText } from "./i18n.js";
 import { apiFile, GameSocket } from "./api.js";
 import { errorText } from "./errors.js";
 import { html, svg } from "./svg.js";
@@ -671,7 +671,7 @@ export function actionLabel(a) {
 
 /** "City (4 tiles)": a feature a chip may be settled against, by what it counts. */
 function settleLabel(candidate) {
-  const text = t("decision.settle_choice", { feature: t(`feature.${candidate.kind}`), tiles: t(candidate.tiles === 1 ? "count.tiles.one" : "count.tiles.many", { n: candidate.tiles }) });
+  const text = t("decision.settle_choice", { feature: t(`feature.${candidate.kind}`), tiles: plural("count.tiles", candidate.tiles) });
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

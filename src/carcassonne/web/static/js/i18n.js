@@ -34,11 +34,32 @@ export function language() {
   return current;
 }
 
+/** A placeholder, with the French "que " or "de " just before it (captured so it can elide). */
+const PLACEHOLDER = /((?<!\p{L})(?:qu|d)e )?\{(\w+)\}/giu;
+/** A filled-in word French elides "que"/"de" before. An h is left alone: whether it is mute
+ * ("d'Hélène") or aspirated ("de Hugo") cannot be told from the spelling. */
+const FRENCH_VOWEL_START = /^[aeiouyàâäéèêëîïôöùûüÿæœ]/iu;
+
+/** French "que Ana" is "qu'Ana" and "de Ana" "d'Ana": the catalogue cannot write it, the name
+ * (a seat's, chosen by a player) is known only when the message is filled in. */
+function frenchElide(word, value) {
+  return word && current === "fr" && FRENCH_VOWEL_START.test(value) ? `${word.slice(0, -2)}'${value}` : word + value;
+}
+
 /** Translate `key`, filling {placeholders} from `params`; unknown keys show themselves. */
 export function t(key, params = {}) {
   const text = messages[key] ?? fallback[key];
   if (text === undefined) return key;
-  return String(text).replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return String(text).replace(PLACEHOLDER, (whole, word = "", name) =>
+    name in params ? frenchElide(word, String(params[name])) : whole);
+}
+
+/** `keyBase.one`, `.few` or `.other` filled with {n}, as the page's language says n of a thing:
+ * Romanian "1 piesă", "7 piese" but "20 de piese"; French "0 tuile"; English "0 tiles". A plural
+ * category the catalogues have no form for (French "many", for millions) takes `.other`. */
+export function plural(keyBase, n) {
+  const form = new Intl.PluralRules(current).select(n);
+  return t(`${keyBase}.${form === "one" || form === "few" ? form : "other"}`, { n });
 }
 
 /** Whether the screen is touched rather than clicked (a phone, a tablet). */

@@ -1,7 +1,7 @@
 // Side panels shared by the game and the replay: scores, bets, wine, the event log, the summary.
 // Each function returns a fresh element built from the view; the caller swaps it in.
 
-import { t, has, language } from "./i18n.js";
+import { t, has, plural } from "./i18n.js";
 import { html, seatSwatch, SEAT_COLOURS, GRAPE_COLOURS } from "./svg.js";
 import { tileInfo, segmentAt } from "./tiles.js";
 
@@ -174,7 +174,7 @@ export function winePanel(info, view) {
     return html("div", { class: "wine-row", "data-wine-seat": i },
       swatch(info.seats, i), html("span", { class: "name" }, seatName(info.seats, i)),
       html("span", { class: "chips" }, groups.length ? groups : html("span", { class: "muted" }, t("wine.no_chips"))),
-      points ? html("span", { class: "muted wine-points" }, t(points === 1 ? "wine.points.one" : "wine.points.many", { n: points })) : null);
+      points ? html("span", { class: "muted wine-points" }, plural("wine.points", points)) : null);
   });
   const towns = chips.towns || [];
   const open = GRAPES.map((g) => {
@@ -224,16 +224,9 @@ function where(sq) {
   return sq ? `(${sq[0]}, ${sq[1]})` : "";
 }
 
-/** "1 tile" or "3 tiles" (and likewise cities, coats of arms, neighbours) in the current language. */
-/** "7 points" in the page's language's plural forms: Romanian says "7 puncte" but "20 de
- * puncte" (and "101 puncte"), French "1 point", "0 point". */
-function pointsText(n) {
-  const form = new Intl.PluralRules(language()).select(n);
-  return t(`count.points.${form === "one" || form === "few" ? form : "other"}`, { n });
-}
-
+/** "1 tile" or "3 tiles" (and likewise cities, coats of arms, neighbours, points) in the page's language. */
 function count(what, n) {
-  return t(n === 1 ? `count.${what}.one` : `count.${what}.many`, { n });
+  return plural(`count.${what}`, n);
 }
 
 function figuresText(seats, figures) {
@@ -443,8 +436,8 @@ export function summaryPanel(summary, seats, extra = [], { card = false, bySourc
   }
   const best = winners.length ? summary.scores[winners[0]] : 0;
   const title = winners.length > 1
-    ? t("summary.winners", { who: names(seats, winners), points: pointsText(best) })
-    : t("summary.winner", { who: names(seats, winners), points: pointsText(best) });
+    ? t("summary.winners", { who: names(seats, winners), points: count("points", best) })
+    : t("summary.winner", { who: names(seats, winners), points: count("points", best) });
   return html("section", { class: `panel summary${card ? " end-card" : ""}`, "data-summary": card ? null : "", "aria-label": t("summary.title") },
     html("h3", {}, t("summary.title")),
     html("p", { class: "winner-line", "data-winner-line": "" }, title),
