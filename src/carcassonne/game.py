@@ -70,9 +70,14 @@ class IllegalAction(ValueError):
     def __init__(
         self, message: str, reason: str = "not_legal", params: dict[str, Any] | None = None
     ) -> None:
-        super().__init__(message)
+        # All three are the exception's args, so that it pickles back whole from a worker
+        # process: the compiled engine's exceptions have no __dict__ to carry the fields.
+        super().__init__(message, reason, params)
         self.reason = reason
         self.params: dict[str, Any] = params or {}
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class PlacedTile:
