@@ -163,6 +163,58 @@ def _figure_action(figure: str, location: str) -> PlaceFigure:
 _SavedFeature = tuple[Feature, int, set[int], int, int, int, int, dict[str, int] | None]
 
 
+class _TakeBack:
+    """What a look-ahead placement can change, saved by :meth:`Game._save_around` and put back
+    by :meth:`Game._take_back`: lengths where the game only appends, copies where it rewrites."""
+
+    __slots__ = (
+        "pos",
+        "segments",
+        "features",
+        "frontier",
+        "inactive",
+        "history",
+        "last_placed",
+        "legal",
+        "expansions",
+        "scores",
+        "events",
+    )
+
+    def __init__(
+        self,
+        pos: int,
+        segments: int,
+        features: list[_SavedFeature],
+        frontier: dict[int, tuple[int, tuple[PlaceTile, ...]]],
+        inactive: set[int] | None,
+        history: int,
+        last_placed: PlacedTile | None,
+        legal: list[Action] | None,
+        expansions: list[tuple[Expansion, Expansion]] | None,
+        scores: list[int] | None,
+        events: int,
+    ) -> None:
+        #: the placed square, taken off the board
+        self.pos = pos
+        #: how many global segments there were: the tile's own are cut off
+        self.segments = segments
+        #: the features next to the square as they were
+        self.features = features
+        self.frontier = frontier
+        #: the printed tiles not yet reached, when there were any (None: nothing to restore)
+        self.inactive = inactive
+        #: how many actions, and below how many events, were applied
+        self.history = history
+        self.last_placed = last_placed
+        self.legal = legal
+        #: each ``after_tile_placed`` expansion with a copy of its state, and the scores such a
+        #: hook may change (both None when no expansion has the hook)
+        self.expansions = expansions
+        self.scores = scores
+        self.events = events
+
+
 def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for mark in marks:
@@ -1191,7 +1243,7 @@ class Game:
         finally:
             self._take_back(saved)
 
-    def _save_around(self, action: Any) -> tuple[Any, ...]:
+    def _save_around(self, action: Any) -> _TakeBack:
         """What placing ``action``'s tile can change, saved for :meth:`_take_back`."""
         features: list[_SavedFeature] = []
         try:
@@ -1228,7 +1280,7 @@ class Game:
                         )
                     )
         hooked = self._after_place
-        return (
+        return _TakeBack(
             pos,
             len(seg_feature),
             features,
@@ -1242,23 +1294,11 @@ class Game:
             len(self.events),
         )
 
-    def _take_back(self, saved: tuple[Any, ...]) -> None:
-        (
-            pos,
-            base,
-            features,
-            frontier,
-            inactive,
-            history,
-            last_placed,
-            legal,
-            expansions,
-            scores,
-            events,
-        ) = saved
-        if self.phase != "figure" or len(self.history) != history + 1:
+    def _take_back(self, saved: _TakeBack) -> None:
+        if self.phase != "figure" or len(self.history) != saved.history + 1:
             raise RuntimeError("the game moved on during a look-ahead placement")
         seg_feature = self.seg_feature
+        features = saved.features
         for f, segments, squares, open_edges, coat_of_arms, figures, cities, marks in features:
             current = f.marks
             if current is None or marks is None:
@@ -1277,23 +1317,28 @@ class Game:
             if seg_feature[f.segments[0]] is not f:
                 for g in f.segments:
                     seg_feature[g] = f
+        base = saved.segments
         del seg_feature[base:]
         del self.seg_pos[base:]
+        pos = saved.pos
         del self.board[pos]
         self._open_cloisters.pop(pos, None)
-        self.frontier = frontier
+        self.frontier = saved.frontier
+        inactive = saved.inactive
         if inactive is not None:
             self._inactive = inactive
-        del self.history[history:]
+        del self.history[saved.history :]
         self.turn -= 1
-        self.last_placed = last_placed
+        self.last_placed = saved.last_placed
         self.phase = "tile"
-        self._legal = legal
-        if expansions is not None:
+        self._legal = saved.legal
+        expansions = saved.expansions
+        scores = saved.scores
+        if expansions is not None and scores is not None:
             for ext, copy in expansions:
                 ext.restore(copy)
             self.scores[:] = scores
-        del self.events[events:]
+        del self.events[saved.events :]
 
     def determinized(self, seat: int, rng: random.Random) -> Game:
         """A copy in which everything ``seat`` cannot know is dealt again at random, consistently
