@@ -33,12 +33,13 @@ from .maps import load_map
 from .options import (
     DEFAULT_MEEPLES,
     MAP_MEEPLES,
-    MAX_COPIES,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     GameOptions,
     GameSetupError,
+    check_options,
 )
+from .options import MAX_COPIES as MAX_COPIES  # re-exported: the limits are the game's too
+from .options import MAX_PLAYERS as MAX_PLAYERS
+from .options import MIN_PLAYERS as MIN_PLAYERS
 from .quoting import short_repr
 from .tiles import (
     BORDER,
@@ -222,28 +223,6 @@ def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
     return counts
 
 
-def _check_inns_cathedrals_variants(options: GameOptions) -> None:
-    """Refuse an Inns & Cathedrals variant (docs/rules.md D54) that would change nothing: without
-    the expansion, or paying unfinished inns and cathedrals when both are off."""
-    asked = [
-        flag
-        for flag, on in (
-            ("--no-inns", not options.inns),
-            ("--no-cathedrals", not options.cathedrals),
-            ("--plain-unfinished-inns-cathedrals", options.plain_unfinished_inns_cathedrals),
-        )
-        if on
-    ]
-    if asked and not options.inns_cathedrals:
-        verb = "needs" if len(asked) == 1 else "need"
-        raise GameSetupError(f"{' and '.join(asked)} {verb} Inns & Cathedrals (--inns-cathedrals)")
-    if len(asked) == 3:
-        raise GameSetupError(
-            "--plain-unfinished-inns-cathedrals has nothing to change with both --no-inns "
-            "and --no-cathedrals"
-        )
-
-
 def _overrides(ext: Expansion, hook: str) -> bool:
     return getattr(type(ext), hook) is not getattr(Expansion, hook)
 
@@ -327,19 +306,7 @@ class Game:
             options = GameOptions(**kwargs)
         elif kwargs:
             options = replace(options, **kwargs)
-        if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
-            raise GameSetupError(
-                f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {options.players}"
-            )
-        if not 1 <= options.copies <= MAX_COPIES:
-            raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
-        if options.map is not None and options.river:
-            raise GameSetupError("the River cannot be played on a map (docs/rules.md D13)")
-        if options.map_chips and options.map is None:
-            raise GameSetupError("map chips need a map (--map)")
-        if options.start_squares is not None and options.map is None:
-            raise GameSetupError("start squares need a map (--map)")
-        _check_inns_cathedrals_variants(options)
+        check_options(options)
         if options.seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
             options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
@@ -349,9 +316,6 @@ class Game:
         meeples = options.meeples
         if meeples is None:
             meeples = MAP_MEEPLES if options.map else DEFAULT_MEEPLES
-        if meeples < 1:
-            # A seat without figures could never score: refuse it rather than quietly use 7.
-            raise GameSetupError(f"meeples must be at least 1, not {meeples}")
         self.supply: list[dict[str, int]] = [{MEEPLE: meeples} for _ in range(self.players)]
         self.figure_kinds: dict[str, frozenset[int]] = {MEEPLE: MEEPLE_KINDS}
         self.small_city_scores_2 = options.small_city_scores_2
