@@ -54,6 +54,7 @@ from .tiles import (
     tile_by_id,
     tile_set,
 )
+from .views import game_view
 
 MEEPLE = "meeple"
 MEEPLE_KINDS = frozenset({CITY, ROAD, FIELD, MONASTERY})
@@ -1332,50 +1333,12 @@ class Game:
 
     # ------------------------------------------------------------------------------- views
 
-    def _printed_positions(self) -> set[int]:
-        return {encode(p.x, p.y) for p in self.geometry.printed}
-
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator).  Never the stack order."""
-        printed = self._printed_positions()
-        tiles = []
-        for placed in self.board.values():
-            if placed.pos in printed:
-                continue
-            x, y = decode(placed.pos)
-            tiles.append(
-                {
-                    "x": x,
-                    "y": y,
-                    "tile": placed.tile.id,
-                    "rotation": placed.orientation.rotation,
-                    "turn": placed.turn,
-                    "seat": placed.seat,
-                }
-            )
-        figures = []
-        for segment, (owner, figure) in sorted(self.figures.items()):
-            x, y = decode(self.seg_pos[segment])
-            placed = self.board[self.seg_pos[segment]]
-            location = placed.orientation.segments[segment - placed.base].location
-            figures.append({"x": x, "y": y, "location": location, "seat": owner, "figure": figure})
-        view: dict[str, Any] = {
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "active": self.active,
-            "to_move": self.to_move,
-            "turn": self.turn,
-            "scores": list(self.scores),
-            "supply": [dict(s) for s in self.supply],
-            "tiles": tiles,
-            "figures": figures,
-            "current_tile": self.current_tile.id if self.current_tile else None,
-            "tiles_left": len(self.stack),
-            "discarded": [t.id for t in self.discarded],
-            "expansions": {e.name: e.view(self, seat) for e in self.expansions},
-        }
-        return view
+        """What ``seat`` may know (``None``: a spectator).  Never the stack order.
+
+        Its shape is :class:`.views.GameView`; it is handed on as a plain dict because its
+        users extend it (the web adds the legal actions of the seat to move)."""
+        return cast("dict[str, Any]", game_view(self, seat))
 
     def __repr__(self) -> str:
         return (
