@@ -33,12 +33,13 @@ from .maps import load_map
 from .options import (
     DEFAULT_MEEPLES,
     MAP_MEEPLES,
-    MAX_COPIES,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     GameOptions,
     GameSetupError,
+    check_options,
 )
+from .options import MAX_COPIES as MAX_COPIES  # re-exported: the limits are the game's too
+from .options import MAX_PLAYERS as MAX_PLAYERS
+from .options import MIN_PLAYERS as MIN_PLAYERS
 from .quoting import short_repr
 from .tiles import (
     BORDER,
@@ -53,6 +54,7 @@ from .tiles import (
     tile_by_id,
     tile_set,
 )
+from .views import game_view
 
 MEEPLE = "meeple"
 MEEPLE_KINDS = frozenset({CITY, ROAD, FIELD, MONASTERY})
@@ -168,33 +170,63 @@ def _figure_action(figure: str, location: str) -> PlaceFigure:
 _SavedFeature = tuple[Feature, int, set[int], int, int, int, int, dict[str, int] | None]
 
 
+class _TakeBack:
+    """What a look-ahead placement can change, saved by :meth:`Game._save_around` and put back
+    by :meth:`Game._take_back`: lengths where the game only appends, copies where it rewrites."""
+
+    __slots__ = (
+        "pos",
+        "segments",
+        "features",
+        "frontier",
+        "inactive",
+        "history",
+        "last_placed",
+        "legal",
+        "expansions",
+        "scores",
+        "events",
+    )
+
+    def __init__(
+        self,
+        pos: int,
+        segments: int,
+        features: list[_SavedFeature],
+        frontier: dict[int, tuple[int, tuple[PlaceTile, ...]]],
+        inactive: set[int] | None,
+        history: int,
+        last_placed: PlacedTile | None,
+        legal: list[Action] | None,
+        expansions: list[tuple[Expansion, Expansion]] | None,
+        scores: list[int] | None,
+        events: int,
+    ) -> None:
+        #: the placed square, taken off the board
+        self.pos = pos
+        #: how many global segments there were: the tile's own are cut off
+        self.segments = segments
+        #: the features next to the square as they were
+        self.features = features
+        self.frontier = frontier
+        #: the printed tiles not yet reached, when there were any (None: nothing to restore)
+        self.inactive = inactive
+        #: how many actions, and below how many events, were applied
+        self.history = history
+        self.last_placed = last_placed
+        self.legal = legal
+        #: each ``after_tile_placed`` expansion with a copy of its state, and the scores such a
+        #: hook may change (both None when no expansion has the hook)
+        self.expansions = expansions
+        self.scores = scores
+        self.events = events
+
+
 def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for mark in marks:
         counts[mark] = counts.get(mark, 0) + 1
     return counts
-
-
-def _check_inns_cathedrals_variants(options: GameOptions) -> None:
-    """Refuse an Inns & Cathedrals variant (docs/rules.md D54) that would change nothing: without
-    the expansion, or paying unfinished inns and cathedrals when both are off."""
-    asked = [
-        flag
-        for flag, on in (
-            ("--no-inns", not options.inns),
-            ("--no-cathedrals", not options.cathedrals),
-            ("--plain-unfinished-inns-cathedrals", options.plain_unfinished_inns_cathedrals),
-        )
-        if on
-    ]
-    if asked and not options.inns_cathedrals:
-        verb = "needs" if len(asked) == 1 else "need"
-        raise GameSetupError(f"{' and '.join(asked)} {verb} Inns & Cathedrals (--inns-cathedrals)")
-    if len(asked) == 3:
-        raise GameSetupError(
-            "--plain-unfinished-inns-cathedrals has nothing to change with both --no-inns "
-            "and --no-cathedrals"
-        )
 
 
 def _overrides(ext: Expansion, hook: str) -> bool:
@@ -280,19 +312,7 @@ class Game:
             options = GameOptions(**kwargs)
         elif kwargs:
             options = replace(options, **kwargs)
-        if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
-            raise GameSetupError(
-                f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {options.players}"
-            )
-        if not 1 <= options.copies <= MAX_COPIES:
-            raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
-        if options.map is not None and options.river:
-            raise GameSetupError("the River cannot be played on a map (docs/rules.md D13)")
-        if options.map_chips and options.map is None:
-            raise GameSetupError("map chips need a map (--map)")
-        if options.start_squares is not None and options.map is None:
-            raise GameSetupError("start squares need a map (--map)")
-        _check_inns_cathedrals_variants(options)
+        check_options(options)
         if options.seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
             options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
@@ -302,9 +322,6 @@ class Game:
         meeples = options.meeples
         if meeples is None:
             meeples = MAP_MEEPLES if options.map else DEFAULT_MEEPLES
-        if meeples < 1:
-            # A seat without figures could never score: refuse it rather than quietly use 7.
-            raise GameSetupError(f"meeples must be at least 1, not {meeples}")
         self.supply: list[dict[str, int]] = [{MEEPLE: meeples} for _ in range(self.players)]
         self.figure_kinds: dict[str, frozenset[int]] = {MEEPLE: MEEPLE_KINDS}
         self.small_city_scores_2 = options.small_city_scores_2
@@ -1196,7 +1213,7 @@ class Game:
         finally:
             self._take_back(saved)
 
-    def _save_around(self, action: Any) -> tuple[Any, ...]:
+    def _save_around(self, action: Any) -> _TakeBack:
         """What placing ``action``'s tile can change, saved for :meth:`_take_back`."""
         features: list[_SavedFeature] = []
         try:
@@ -1233,7 +1250,7 @@ class Game:
                         )
                     )
         hooked = self._after_place
-        return (
+        return _TakeBack(
             pos,
             len(seg_feature),
             features,
@@ -1247,23 +1264,11 @@ class Game:
             len(self.events),
         )
 
-    def _take_back(self, saved: tuple[Any, ...]) -> None:
-        (
-            pos,
-            base,
-            features,
-            frontier,
-            inactive,
-            history,
-            last_placed,
-            legal,
-            expansions,
-            scores,
-            events,
-        ) = saved
-        if self.phase != "figure" or len(self.history) != history + 1:
+    def _take_back(self, saved: _TakeBack) -> None:
+        if self.phase != "figure" or len(self.history) != saved.history + 1:
             raise RuntimeError("the game moved on during a look-ahead placement")
         seg_feature = self.seg_feature
+        features = saved.features
         for f, segments, squares, open_edges, coat_of_arms, figures, cities, marks in features:
             current = f.marks
             if current is None or marks is None:
@@ -1282,23 +1287,28 @@ class Game:
             if seg_feature[f.segments[0]] is not f:
                 for g in f.segments:
                     seg_feature[g] = f
+        base = saved.segments
         del seg_feature[base:]
         del self.seg_pos[base:]
+        pos = saved.pos
         del self.board[pos]
         self._open_cloisters.pop(pos, None)
-        self.frontier = frontier
+        self.frontier = saved.frontier
+        inactive = saved.inactive
         if inactive is not None:
             self._inactive = inactive
-        del self.history[history:]
+        del self.history[saved.history :]
         self.turn -= 1
-        self.last_placed = last_placed
+        self.last_placed = saved.last_placed
         self.phase = "tile"
-        self._legal = legal
-        if expansions is not None:
+        self._legal = saved.legal
+        expansions = saved.expansions
+        scores = saved.scores
+        if expansions is not None and scores is not None:
             for ext, copy in expansions:
                 ext.restore(copy)
             self.scores[:] = scores
-        del self.events[events:]
+        del self.events[saved.events :]
 
     def determinized(self, seat: int, rng: random.Random) -> Game:
         """A copy in which everything ``seat`` cannot know is dealt again at random, consistently
@@ -1328,50 +1338,12 @@ class Game:
 
     # ------------------------------------------------------------------------------- views
 
-    def _printed_positions(self) -> set[int]:
-        return {encode(p.x, p.y) for p in self.geometry.printed}
-
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator).  Never the stack order."""
-        printed = self._printed_positions()
-        tiles = []
-        for placed in self.board.values():
-            if placed.pos in printed:
-                continue
-            x, y = decode(placed.pos)
-            tiles.append(
-                {
-                    "x": x,
-                    "y": y,
-                    "tile": placed.tile.id,
-                    "rotation": placed.orientation.rotation,
-                    "turn": placed.turn,
-                    "seat": placed.seat,
-                }
-            )
-        figures = []
-        for segment, (owner, figure) in sorted(self.figures.items()):
-            x, y = decode(self.seg_pos[segment])
-            placed = self.board[self.seg_pos[segment]]
-            location = placed.orientation.segments[segment - placed.base].location
-            figures.append({"x": x, "y": y, "location": location, "seat": owner, "figure": figure})
-        view: dict[str, Any] = {
-            "seat": seat,
-            "players": self.players,
-            "phase": self.phase,
-            "active": self.active,
-            "to_move": self.to_move,
-            "turn": self.turn,
-            "scores": list(self.scores),
-            "supply": [dict(s) for s in self.supply],
-            "tiles": tiles,
-            "figures": figures,
-            "current_tile": self.current_tile.id if self.current_tile else None,
-            "tiles_left": len(self.stack),
-            "discarded": [t.id for t in self.discarded],
-            "expansions": {e.name: e.view(self, seat) for e in self.expansions},
-        }
-        return view
+        """What ``seat`` may know (``None``: a spectator).  Never the stack order.
+
+        Its shape is :class:`.views.GameView`; it is handed on as a plain dict because its
+        users extend it (the web adds the legal actions of the seat to move)."""
+        return cast("dict[str, Any]", game_view(self, seat))
 
     def __repr__(self) -> str:
         return (

@@ -1,4 +1,5 @@
-"""Game options and their limits: what fixes a game before the first action.
+"""Game options, their limits and their checks (:func:`check_options`): what fixes a game
+before the first action.
 
 Its own module, below the game and the expansions, because both need it: the game is built
 from options, and the expansions are chosen from them (``expansions.build_expansions``) and
@@ -75,3 +76,46 @@ class GameOptions:
 
     def with_(self, **changes: Any) -> GameOptions:
         return replace(self, **changes)
+
+
+def check_options(options: GameOptions) -> None:
+    """Raise :class:`GameSetupError` naming what is wrong when ``options`` do not make a game
+    (the checks that need no tile set or map file; the game and the expansions check the rest)."""
+    if not MIN_PLAYERS <= options.players <= MAX_PLAYERS:
+        raise GameSetupError(
+            f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, not {options.players}"
+        )
+    if not 1 <= options.copies <= MAX_COPIES:
+        raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
+    if options.map is not None and options.river:
+        raise GameSetupError("the River cannot be played on a map (docs/rules.md D13)")
+    if options.map_chips and options.map is None:
+        raise GameSetupError("map chips need a map (--map)")
+    if options.start_squares is not None and options.map is None:
+        raise GameSetupError("start squares need a map (--map)")
+    _check_inns_cathedrals_variants(options)
+    if options.meeples is not None and options.meeples < 1:
+        # A seat without figures could never score: refuse it rather than quietly use 7.
+        raise GameSetupError(f"meeples must be at least 1, not {options.meeples}")
+
+
+def _check_inns_cathedrals_variants(options: GameOptions) -> None:
+    """Refuse an Inns & Cathedrals variant (docs/rules.md D54) that would change nothing: without
+    the expansion, or paying unfinished inns and cathedrals when both are off."""
+    asked = [
+        flag
+        for flag, on in (
+            ("--no-inns", not options.inns),
+            ("--no-cathedrals", not options.cathedrals),
+            ("--plain-unfinished-inns-cathedrals", options.plain_unfinished_inns_cathedrals),
+        )
+        if on
+    ]
+    if asked and not options.inns_cathedrals:
+        verb = "needs" if len(asked) == 1 else "need"
+        raise GameSetupError(f"{' and '.join(asked)} {verb} Inns & Cathedrals (--inns-cathedrals)")
+    if len(asked) == 3:
+        raise GameSetupError(
+            "--plain-unfinished-inns-cathedrals has nothing to change with both --no-inns "
+            "and --no-cathedrals"
+        )

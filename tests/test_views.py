@@ -1,0 +1,27 @@
+"""The typed shape of a view (:mod:`carcassonne.views`) is the shape ``Game.view`` answers."""
+
+from __future__ import annotations
+
+import random
+
+from carcassonne.actions import PlaceFigure
+from carcassonne.game import Game, GameOptions
+from carcassonne.views import FigureView, GameView, TileView
+
+
+def test_a_view_has_exactly_the_keys_of_its_typed_shape() -> None:
+    game = Game(GameOptions(seed=5, abbot=True))
+    rng = random.Random(5)
+    while not game.figures or game.turn < 6:
+        actions = game.legal_actions()
+        figures = [a for a in actions if isinstance(a, PlaceFigure)]
+        game.apply(figures[0] if figures else rng.choice(actions))
+    for seat in (None, 0, 1):
+        view = game.view(seat)
+        assert set(view) == set(GameView.__required_keys__)
+        assert view["tiles"] and view["figures"]
+        for tile in view["tiles"]:
+            assert set(tile) == set(TileView.__required_keys__)
+        for figure in view["figures"]:
+            assert set(figure) == set(FigureView.__required_keys__)
+        assert set(view["expansions"]) == {"abbot"}
