@@ -20,16 +20,10 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import TestClient, auth, hello
 
 from carcassonne.web import create_app
+from carcassonne.web.outbox import MAX_QUEUED, MAX_QUEUED_CHARS, SPECTATOR, Connection, Principal
 from carcassonne.web.protocol import parse_options, parse_seats
-from carcassonne.web.rooms import (
-    MAX_QUEUED,
-    MAX_QUEUED_CHARS,
-    SPECTATOR,
-    Connection,
-    GameServer,
-    Principal,
-    Room,
-)
+from carcassonne.web.rooms import Room
+from carcassonne.web.server import GameServer
 from carcassonne.web.storage import SqliteStorage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]

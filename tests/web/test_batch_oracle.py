@@ -23,8 +23,8 @@ from carcassonne.expansions.mapchips import Chip, MapChips
 from carcassonne.formats.actions import action_to_json
 from carcassonne.game import Game
 from carcassonne.web import create_app
+from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import parse_options, parse_seats
-from carcassonne.web.rooms import Principal
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 # Start tile D has its city to the north; base/E turned 180° closes it. The second tile, the

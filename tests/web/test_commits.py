@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from carcassonne.formats.actions import action_from_json
+from carcassonne.web.outbox import SPECTATOR, Connection, Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
-from carcassonne.web.rooms import SPECTATOR, Connection, GameServer, Principal, Room
+from carcassonne.web.rooms import Room
+from carcassonne.web.server import GameServer
 from carcassonne.web.storage import News, SqliteStorage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]

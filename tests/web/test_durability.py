@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from carcassonne.web.database import open_storage
+from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
-from carcassonne.web.rooms import GameServer, Principal
+from carcassonne.web.server import GameServer
 from carcassonne.web.storage import SqliteStorage, StorageError
 
 HUMANS = [{"kind": "human", "name": "Ana", "bot": None, "digest": None}] * 2

@@ -21,16 +21,16 @@ from web_helpers import TestClient, auth, finished_game
 from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.web import create_app
 from carcassonne.web.database import open_storage
+from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
-from carcassonne.web.rooms import (
+from carcassonne.web.rooms import MAX_STORE_RETRY
+from carcassonne.web.server import (
     EXPIRE_AFTER,
     IDLE_ROOM_SECONDS,
     MAX_IDLE_ROOMS,
-    MAX_STORE_RETRY,
     UNCLAIMED_EXPIRE_AFTER,
     GameServer,
-    Principal,
 )
 from carcassonne.web.storage import Storage
 

@@ -37,9 +37,9 @@ from carcassonne.expansions.mapchips import MapChips
 from carcassonne.formats.actions import action_from_json
 from carcassonne.game import Game
 from carcassonne.web import create_app, rooms
+from carcassonne.web.outbox import SPECTATOR, Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
-from carcassonne.web.rooms import Principal
 
 WEB = Path(web_package.__file__).parent
 HUMAN = {"kind": "human", "name": "Ana"}
@@ -331,7 +331,7 @@ def _everything_sent(room: Any) -> dict[str, Any]:
     game = room.game
     seat0, seat1 = Principal(frozenset({0})), Principal(frozenset({1}))
     out: dict[str, Any] = {"info": room.public_info()}
-    for name, who in (("seat 0", seat0), ("seat 1", seat1), ("spectator", rooms.SPECTATOR)):
+    for name, who in (("seat 0", seat0), ("seat 1", seat1), ("spectator", SPECTATOR)):
         out[name] = [room.welcome(who), room.state(who)]
     placement = game.legal_actions()[0]
     out["seat 0"].append(room.preview(seat0, placement, None))

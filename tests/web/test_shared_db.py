@@ -22,8 +22,9 @@ from web_helpers import TestClient, auth, hello
 from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.web import create_app, rooms
 from carcassonne.web.database import open_storage
+from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
-from carcassonne.web.rooms import GameServer, Principal
+from carcassonne.web.server import GameServer
 from carcassonne.web.storage import SCHEMA_VERSION, News, StorageError
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]

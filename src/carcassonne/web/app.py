@@ -45,6 +45,7 @@ from . import replay
 from .addresses import DEFAULT_GROUPS, AddressGroups
 from .database import open_storage
 from .headerlimits import HeaderLimits
+from .outbox import Connection, encode
 from .protocol import (
     MAX_MESSAGE_BYTES,
     WEB_THINK_CHOICES,
@@ -57,15 +58,13 @@ from .protocol import (
     parse_seats,
 )
 from .ratelimit import RateLimits, TokenBuckets, retry_after
-from .rooms import (
+from .rooms import Room
+from .server import (
     EXPIRE_AFTER,
     MAX_GAMES_PER_ADDRESS,
     MAX_LIVE_GAMES,
     UNCLAIMED_EXPIRE_AFTER,
-    Connection,
     GameServer,
-    Room,
-    encode,
 )
 from .storage import Storage, default_db_path
 from .tilegeom import tile_geometry_bytes
