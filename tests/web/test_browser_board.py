@@ -278,7 +278,8 @@ def test_clicking_the_placed_tile_again_turns_it_and_never_places_a_figure(
     my_turn(page)
     preview = page.locator(".tile-preview")
     page.locator('[data-square="0,1"]').click()
-    expect(page.locator(".hl-pending")).to_be_attached()
+    # visible, not only attached: the board draws the pending tile again as the preview answers
+    expect(page.locator(".hl-pending")).to_be_visible()
     box = page.locator(".hl-pending").bounding_box()
     assert box
     middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
@@ -295,6 +296,7 @@ def test_clicking_the_placed_tile_again_turns_it_and_never_places_a_figure(
     page.keyboard.press("Enter")
     expect(page.locator('[data-turn-step="figure"]')).to_be_attached()
     spot = page.locator('.layer-spots .spot[data-location="monastery"]')
+    expect(spot).to_be_visible()
     spot_box = spot.bounding_box()
     assert spot_box
     assert spot_box["x"] <= middle[0] <= spot_box["x"] + spot_box["width"]
