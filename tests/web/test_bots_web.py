@@ -17,7 +17,7 @@ from web_helpers import TestClient, auth, hello
 from carcassonne import Game, GameOptions
 from carcassonne.bots import make_bot
 from carcassonne.replaying import Move
-from carcassonne.web import botworker, create_app, rooms
+from carcassonne.web import botworker, create_app, roombots, rooms
 from carcassonne.web.protocol import ProtocolError, parse_seats, seat_public
 from carcassonne.web.rooms import GameLoadError, _checked_seats
 from carcassonne.web.storage import StorageError
@@ -123,7 +123,7 @@ def test_a_dead_worker_delays_the_bot_but_does_not_stop_it(
         return await real(*args)
 
     monkeypatch.setattr(botworker, "decide", failing_once)
-    monkeypatch.setattr(rooms, "STORE_RETRY", 0.05)
+    monkeypatch.setattr(roombots, "STORE_RETRY", 0.05)
     app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
     with TestClient(app) as client:
         created = create(client, [{"kind": "bot", "bot": "greedy"}, ANA])

@@ -20,7 +20,7 @@ import psycopg
 from websockets.sync.client import ClientConnection, connect
 
 from carcassonne.formats.record import read_record, replay_record
-from carcassonne.web.rooms import BOT_LEASE_SECONDS, LEASE_RENEW_EVERY
+from carcassonne.web.roombots import BOT_LEASE_SECONDS, LEASE_RENEW_EVERY
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]

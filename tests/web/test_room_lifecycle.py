@@ -24,7 +24,7 @@ from carcassonne.web.database import open_storage
 from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.ratelimit import Limit, RateLimits
-from carcassonne.web.rooms import MAX_STORE_RETRY
+from carcassonne.web.roombots import MAX_STORE_RETRY
 from carcassonne.web.server import (
     EXPIRE_AFTER,
     IDLE_ROOM_SECONDS,

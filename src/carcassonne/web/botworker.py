@@ -13,8 +13,8 @@ the bot's spec and a seed.  The seed of each decision is derived from the game's
 and the ply, so a game's bots play the same way after a server restart as before it.
 
 A worker that dies (killed, out of memory) breaks the pool; the next call builds a new one, and
-the room tries the decision again later (see ``Room._run_bots``), so a crash costs a delay, never
-the game.
+the room's bot loop tries the decision again later (:class:`.roombots.RoomBots`), so a crash
+costs a delay, never the game.
 
 Hints have a pool of their own (:data:`HINT_WORKERS` processes, at a lower priority), so a bot's
 move never waits behind hints: with one queue for both, a client asking for hints in many games

@@ -11,7 +11,7 @@ moves of one game (and the catching up with moves made elsewhere) from interleav
 processes may serve one game (PostgreSQL): the database stores each ply once, the process that
 comes second answers ``stale``, and each process hears of moves made elsewhere
 (:meth:`.server.GameServer.start` listens) and pushes them to its clients.
-A game's bots are played by the one process holding their lease (see :mod:`.storage`).
+A game's bots are played by the one process holding their lease (:mod:`.roombots`).
 
 Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
 public events, so hidden information (other seats' bets, face-down map chips, the stack order)
@@ -30,7 +30,6 @@ import asyncio
 import functools
 import logging
 import secrets
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -54,6 +53,7 @@ from .protocol import (
     seat_public,
     think_time,
 )
+from .roombots import RoomBots
 from .storage import (
     News,
     Storage,
@@ -72,21 +72,6 @@ class GameLoadError(Exception):
     """A stored game that cannot even be set up again (damaged options or seats)."""
 
 
-#: seconds a bot waits before trying again to store a move the database refused, at first
-STORE_RETRY = 0.5
-#: and at most (the wait doubles at each failure)
-MAX_STORE_RETRY = 30.0
-#: seconds a process's lease on a game's bots lasts unless renewed: after it died, another
-#: takes the bots over this long after its last renewal (and up to a search later).  Most of
-#: the wait after a process died is this; a live process stalled for longer than it, less a
-#: renewal, is thought dead and its bots go to another process: work done twice at worst,
-#: never a ply stored twice (the primary key), so it is no longer than needs be
-BOT_LEASE_SECONDS = 3.0
-#: seconds between two renewals of a process's bot leases (and searches for orphaned bots):
-#: a live process may stall 2.5 s before its bots are taken over (two queries each time)
-LEASE_RENEW_EVERY = 0.5
-
-
 class Room:
     """One game being played (or finished) on this server."""
 
@@ -98,8 +83,6 @@ class Room:
         self.id = stored.id
         self.stored = stored
         self.storage = storage
-        self.bot_delay = bot_delay
-        self.owner = owner
         #: connections holding a seat, and spectators: seats are told of a change first
         self.players: set[Connection] = set()
         self.audience: set[Connection] = set()
@@ -109,7 +92,8 @@ class Room:
         #: held while the game changes (a move from its apply to its commit, a catch-up), so
         #: that changes of one game never interleave
         self._lock = asyncio.Lock()
-        self._bot_task: asyncio.Task[None] | None = None
+        #: plays the game's bots while one is to move
+        self.bot_loop = RoomBots(self, bot_delay, owner)
         #: ply -> the hint being computed or computed for it (only the latest ply is kept,
         #: and no other is asked for while it is being computed)
         self._hints: dict[int, asyncio.Future[list[tuple[Any, float]]]] = {}
@@ -209,7 +193,7 @@ class Room:
     @property
     def idle(self) -> bool:
         """Nobody connected and no bot about to move: the room may leave memory (it is stored)."""
-        return not self.watched and (self._bot_task is None or self._bot_task.done())
+        return not self.watched and not self.bot_loop.running
 
     # -------------------------------------------------------------------- messages
 
@@ -614,114 +598,18 @@ class Room:
 
     # -------------------------------------------------------------------- bots
 
-    def _bot_to_move(self) -> bool:
-        return self.live and not self.evicted and self.game.to_move in self.bots
-
     def kick_bots(self) -> None:
-        """Start the bot loop if a bot is to move (no-op when not on an event loop); the loop
-        ends at once if another process holds the lease on this game's bots: that one plays
-        them.  The lease is taken right after the commit that made a bot's turn, so that no
-        process dies between the two unnoticed (a game with a bot to move and no lease is
-        taken over)."""
-        if not self._bot_to_move():
-            return
-        if self._bot_task is not None and not self._bot_task.done():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._bot_task = loop.create_task(self._run_bots())
-
-    async def _take_bot_lease(self) -> bool:
-        """Hold (or renew) the lease on this game's bots; False if another process holds it."""
-        return await self.storage.run(
-            self.storage.take_bot_lease, self.id, self.owner, time.time() + BOT_LEASE_SECONDS
-        )
+        """Start the bot loop if a bot is to move (:meth:`.roombots.RoomBots.kick`)."""
+        self.bot_loop.kick()
 
     def bot_seed(self, seat: int, ply: int) -> int:
         """The seed of the decision at ``ply`` by the bot of ``seat``: fixed by the game, so
         its bots play the same after a restart (each decision is made by a fresh bot)."""
         return ((self.options.seed or 0) * 1_000_003 + seat * 10_007 + ply) % MAX_SEED
 
-    async def _run_bots(self) -> None:
-        """Every bot move of this room happens here: wait, have a worker choose, apply, commit,
-        while a bot is to move.  The choice is made in a worker process (:mod:`.botworker`), so
-        the event loop serves the other games meanwhile.  A move that cannot be stored, or a
-        worker that died or timed out, is tried again later, waiting twice as long each time
-        (up to :data:`MAX_STORE_RETRY` seconds), so the bots go on by themselves once the
-        database accepts writes again."""
-        try:
-            if not await self._take_bot_lease():
-                return
-        except StorageError as exc:
-            log.warning("game %s: cannot take the bot lease (%s); trying again", self.id, exc)
-        delay = self.bot_delay
-        while True:
-            await asyncio.sleep(delay)
-            if not self._bot_to_move():
-                await self._release_bots()
-                return
-            try:
-                leased = await self._take_bot_lease()
-            except StorageError as exc:
-                log.warning("game %s: cannot renew the bot lease (%s); trying again", self.id, exc)
-                delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
-                continue
-            if not leased:
-                return  # another process took the bots over (this one was thought dead)
-            seat = self.game.to_move
-            first_ply = len(self.game.history)
-            spec = self.bots[seat]
-            try:
-                action = await botworker.decide(
-                    spec,
-                    self.bot_seed(seat, first_ply),
-                    self.options,
-                    list(self.game.history),
-                    think_time(spec),
-                )
-            except botworker.BotWorkerError as exc:
-                log.warning("game %s: seat %d's bot: %s; trying again", self.id, seat, exc)
-                delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
-                continue
-            except Exception:
-                # A bot bug must not take the server down; the game stops where it was.
-                log.exception("game %s: the bot of seat %d failed", self.id, seat)
-                self.broken = f"the bot of seat {seat + 1} failed"
-                self.broadcast()
-                return
-            async with self._lock:
-                if not self._bot_to_move() or len(self.game.history) != first_ply:
-                    continue  # the room changed while the worker thought (reloaded, stopped)
-                trial = self._trial()
-                try:
-                    trial.apply(action)
-                except Exception:
-                    log.exception("game %s: the bot of seat %d chose %r", self.id, seat, action)
-                    self.game = self._rebuild()
-                    self.broken = f"the bot of seat {seat + 1} failed"
-                    self.broadcast()
-                    return
-                try:
-                    await self._commit(trial, first_ply, [(seat, action_to_json(action))])
-                except ProtocolError as exc:
-                    if exc.code != "stale":  # stale: the ply was played elsewhere; go on from it
-                        delay = min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
-                else:
-                    delay = self.bot_delay
-
-    async def _release_bots(self) -> None:
-        """No bot is to move: let go of the lease (it runs out anyway if this fails)."""
-        try:
-            await self.storage.run(self.storage.release_bot_lease, self.owner, self.id)
-        except StorageError as exc:
-            log.warning("game %s: cannot release the bot lease (%s)", self.id, exc)
-
     def stop(self) -> None:
-        if self._bot_task is not None:
-            self._bot_task.cancel()
-            self._bot_task = None
+        """Stop the bot loop (the room is expired, evicted, or the server stops)."""
+        self.bot_loop.stop()
 
 
 def _decoded(stored: Iterable[tuple[int, dict[str, Any]]]) -> Iterator[Move]:

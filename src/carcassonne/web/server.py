@@ -27,7 +27,8 @@ from .protocol import (
     ProtocolError,
     options_to_json,
 )
-from .rooms import BOT_LEASE_SECONDS, LEASE_RENEW_EVERY, GameLoadError, Room
+from .roombots import BOT_LEASE_SECONDS, LEASE_RENEW_EVERY
+from .rooms import GameLoadError, Room
 from .storage import (
     News,
     Storage,

@@ -1,0 +1,168 @@
+"""The bots of one room: the loop that plays them while a bot is to move, under a lease.
+
+Several processes may serve one game (PostgreSQL); its bots are played by the one holding their
+lease (see :mod:`.storage`): the loop takes it before the first move, renews it before each, and
+lets go of it once no bot is to move.  Each decision is made in a worker process
+(:mod:`.botworker`), then applied and committed through the room as any other move.  Whatever
+fails for a while (the database refusing a write or a lease, a worker dying) is tried again,
+each time waiting longer (:func:`backoff`), so the bots go on by themselves once it works again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ..formats.actions import action_to_json
+from . import botworker
+from .errors import ProtocolError
+from .protocol import think_time
+from .storage import StorageError
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+log = logging.getLogger("carcassonne.web")
+
+#: seconds a bot waits before trying again to store a move the database refused, at first
+STORE_RETRY = 0.5
+#: and at most (the wait doubles at each failure)
+MAX_STORE_RETRY = 30.0
+#: seconds a process's lease on a game's bots lasts unless renewed: after it died, another
+#: takes the bots over this long after its last renewal (and up to a search later).  Most of
+#: the wait after a process died is this; a live process stalled for longer than it, less a
+#: renewal, is thought dead and its bots go to another process: work done twice at worst,
+#: never a ply stored twice (the primary key), so it is no longer than needs be
+BOT_LEASE_SECONDS = 3.0
+#: seconds between two renewals of a process's bot leases (and searches for orphaned bots):
+#: a live process may stall 2.5 s before its bots are taken over (two queries each time)
+LEASE_RENEW_EVERY = 0.5
+
+
+def backoff(delay: float) -> float:
+    """The wait before trying again after a failure that followed a wait of ``delay``: twice
+    as long, at least :data:`STORE_RETRY` and at most :data:`MAX_STORE_RETRY` seconds."""
+    return min(max(2 * delay, STORE_RETRY), MAX_STORE_RETRY)
+
+
+class RoomBots:
+    """The bot loop of one room (the room owns it and tells it when to start or stop)."""
+
+    def __init__(self, room: Room, delay: float, owner: str) -> None:
+        """``delay``: seconds a bot waits before each move; ``owner`` names this server process
+        when it holds the lease on the game's bots."""
+        self.room = room
+        self.delay = delay
+        self.owner = owner
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def to_move(self) -> bool:
+        """Whether a bot of this live game, still in memory, is to move."""
+        room = self.room
+        return room.live and not room.evicted and room.game.to_move in room.bots
+
+    def kick(self) -> None:
+        """Start the bot loop if a bot is to move (no-op when not on an event loop); the loop
+        ends at once if another process holds the lease on this game's bots: that one plays
+        them.  The lease is taken right after the commit that made a bot's turn, so that no
+        process dies between the two unnoticed (a game with a bot to move and no lease is
+        taken over)."""
+        if not self.to_move() or self.running:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._task = loop.create_task(self._run())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _take_lease(self) -> bool:
+        """Hold (or renew) the lease on this game's bots; False if another process holds it."""
+        storage = self.room.storage
+        return await storage.run(
+            storage.take_bot_lease, self.room.id, self.owner, time.time() + BOT_LEASE_SECONDS
+        )
+
+    async def _release(self) -> None:
+        """No bot is to move: let go of the lease (it runs out anyway if this fails)."""
+        storage = self.room.storage
+        try:
+            await storage.run(storage.release_bot_lease, self.owner, self.room.id)
+        except StorageError as exc:
+            log.warning("game %s: cannot release the bot lease (%s)", self.room.id, exc)
+
+    async def _run(self) -> None:
+        """Every bot move of the room happens here: wait, have a worker choose, apply, commit,
+        while a bot is to move.  The choice is made in a worker process, so the event loop
+        serves the other games meanwhile.  A lease that cannot be renewed, a move that cannot
+        be stored, or a worker that died or timed out, is tried again after :func:`backoff`."""
+        room = self.room
+        try:
+            if not await self._take_lease():
+                return
+        except StorageError as exc:
+            log.warning("game %s: cannot take the bot lease (%s); trying again", room.id, exc)
+        delay = self.delay
+        while True:
+            await asyncio.sleep(delay)
+            if not self.to_move():
+                await self._release()
+                return
+            try:
+                leased = await self._take_lease()
+            except StorageError as exc:
+                log.warning("game %s: cannot renew the bot lease (%s); trying again", room.id, exc)
+                delay = backoff(delay)
+                continue
+            if not leased:
+                return  # another process took the bots over (this one was thought dead)
+            seat = room.game.to_move
+            first_ply = len(room.game.history)
+            spec = room.bots[seat]
+            try:
+                action = await botworker.decide(
+                    spec,
+                    room.bot_seed(seat, first_ply),
+                    room.options,
+                    list(room.game.history),
+                    think_time(spec),
+                )
+            except botworker.BotWorkerError as exc:
+                log.warning("game %s: seat %d's bot: %s; trying again", room.id, seat, exc)
+                delay = backoff(delay)
+                continue
+            except Exception:
+                # A bot bug must not take the server down; the game stops where it was.
+                log.exception("game %s: the bot of seat %d failed", room.id, seat)
+                room.broken = f"the bot of seat {seat + 1} failed"
+                room.broadcast()
+                return
+            async with room._lock:
+                if not self.to_move() or len(room.game.history) != first_ply:
+                    continue  # the room changed while the worker thought (reloaded, stopped)
+                trial = room._trial()
+                try:
+                    trial.apply(action)
+                except Exception:
+                    log.exception("game %s: the bot of seat %d chose %r", room.id, seat, action)
+                    room.game = room._rebuild()
+                    room.broken = f"the bot of seat {seat + 1} failed"
+                    room.broadcast()
+                    return
+                try:
+                    await room._commit(trial, first_ply, [(seat, action_to_json(action))])
+                except ProtocolError as exc:
+                    if exc.code != "stale":  # stale: the ply was played elsewhere; go on from it
+                        delay = backoff(delay)
+                else:
+                    delay = self.delay
