@@ -348,9 +348,9 @@ def server_config(app: Any, args: argparse.Namespace, files: int) -> Any:
     """uvicorn's configuration of ``app`` for these flags; ``files``: the open-files limit."""
     import uvicorn
 
-    from ..web.connections import ConnectionGuard, ConnectionLimits, guarded_protocols
     from ..web.headerlimits import MAX_HEADER_BYTES
     from ..web.protocol import MAX_MESSAGE_BYTES
+    from ..web.socketlimits import ConnectionGuard, ConnectionLimits, guarded_protocols
 
     limits = ConnectionLimits(
         max_connections=connection_cap(args.max_connections, files),

@@ -1,4 +1,4 @@
-"""The connection limits of ``carcassonne serve`` (``web/connections.py`` and the uvicorn
+"""The socket limits of ``carcassonne serve`` (``web/socketlimits.py`` and the uvicorn
 settings in ``cli/serve.py``), against a real server on loopback.
 
 Each test reproduces one finding of the attack run: sockets that were never closed, frames
@@ -27,9 +27,9 @@ from carcassonne.cli import serve
 from carcassonne.cli.main import build_parser
 from carcassonne.web import app as app_module
 from carcassonne.web.addresses import AddressGroups
-from carcassonne.web.connections import CLOSE_TIMEOUT, ConnectionGuard, ConnectionLimits
 from carcassonne.web.logthrottle import BoundedFormatter, LogThrottle, throttled_handler
 from carcassonne.web.protocol import MAX_MESSAGE_BYTES
+from carcassonne.web.socketlimits import CLOSE_TIMEOUT, ConnectionGuard, ConnectionLimits
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
 JSON_TYPE = {"content-type": "application/json"}

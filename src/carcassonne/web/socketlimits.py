@@ -1,5 +1,5 @@
-"""Connection limits below the ASGI app: caps per client address and in total, and deadlines
-for a request's headers and body.
+"""Socket limits below the ASGI app (not :class:`.outbox.Connection`, a client of a game): caps per
+client address and in total, and deadlines for a request's headers and body.
 
 uvicorn (the server ``carcassonne serve`` runs) accepts every connection and gives one that has
 not yet sent a whole request no deadline at all (its keep-alive timer starts only after a
