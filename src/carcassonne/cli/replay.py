@@ -19,6 +19,7 @@ from ..events import ScoreEvent
 from ..formats.record import Record, Turn, read_record, replay_record, standings_of
 from ..game import Game, GameSummary
 from ..standings import SeatChange, TableRecord
+from .wording import duration_text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -166,19 +167,6 @@ def _turn_numbers(record: Record) -> list[int]:
 def _turn_of(change: SeatChange, numbers: list[int]) -> int:
     """The turn a change took effect in (a change after the last action: the next turn)."""
     return numbers[change.ply] if change.ply < len(numbers) else len(set(numbers)) + 1
-
-
-def duration_text(ms: int) -> str:
-    """``ms`` as a clock shows it: ``0:07``, ``12:30``, ``1:02:03``, ``2d 03:04:05``."""
-    seconds = ms // 1000
-    days, seconds = divmod(seconds, 86400)
-    hours, seconds = divmod(seconds, 3600)
-    minutes, seconds = divmod(seconds, 60)
-    if days:
-        return f"{days}d {hours:02}:{minutes:02}:{seconds:02}"
-    if hours:
-        return f"{hours}:{minutes:02}:{seconds:02}"
-    return f"{minutes}:{seconds:02}"
 
 
 def _table_lines(record: Record, table: TableRecord, game: Game, names: list[str]) -> list[str]:
