@@ -271,6 +271,6 @@ def test_replay_json_has_the_table(
     ],
 )
 def test_duration_text(ms: int, text: str) -> None:
-    from carcassonne.cli.replay import duration_text
+    from carcassonne.cli.wording import duration_text
 
     assert duration_text(ms) == text
