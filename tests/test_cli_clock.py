@@ -106,6 +106,17 @@ def test_a_seat_not_taken_back_stays_with_the_stand_in() -> None:
     ] * 2
 
 
+def test_a_seat_just_given_up_is_not_offered_back_at_the_same_decision() -> None:
+    # out of time at the tile step of turn 3: the stand-in plays turn 3, the player is asked
+    # at turn 5 (with the 2 x 20 s the stand-in earned), not at once with 0:00
+    game, out, script = play(["1", "p", ("1", 6 * MINUTE_MS), "y", "1", "p"])
+    assert game.is_over
+    assert "Turn 3 · R Red (you) (stand-in) placed" in out
+    offers = [i for i, p in enumerate(script.prompts) if "Take your seat back" in p]
+    assert offers == [3]
+    assert script.prompts[4] == "Red 0:40> "
+
+
 def test_on_timeout_lose_ranks_the_seat_last_and_the_record_says_so(tmp_path: Path) -> None:
     path = tmp_path / "lost.json"
     game, out, script = play(["1", ("p", 6 * MINUTE_MS), "y"], on_timeout="lose", save=path)

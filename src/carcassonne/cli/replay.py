@@ -190,7 +190,8 @@ def _table_lines(record: Record, table: TableRecord, game: Game, names: list[str
                 if seat in left:
                     how = "resigned" if left[seat].change == "resign" else "out of time"
                     note = f"  ({how} at turn {_turn_of(left[seat], numbers)})"
-                lines.append(f"  {place}. {names[seat]}  {game.scores[seat]}{note}")
+                width = max(len(name) for name in names)
+                lines.append(f"  {place}. {names[seat]:<{width}}  {game.scores[seat]:>4}{note}")
     if table.spent_ms:
         lines.append("Time per turn:")
         lines += _turn_time_lines(record, table.spent_ms, names)

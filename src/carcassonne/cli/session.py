@@ -146,7 +146,7 @@ class Session:
     def takes_seat_back(self, seat: int) -> bool:
         """At the start of a stood-in seat's turn, its player may take the seat back."""
         game = self.game
-        if game.phase != "tile" or self.table.states()[seat].status != "stood-in":
+        if game.phase != "tile" or not self.table.may_return(seat, game):
             return False
         self.handover(seat)
         self.last_human = seat

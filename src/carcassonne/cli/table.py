@@ -64,10 +64,13 @@ class Table:
         """A person (not a bot, not the stand-in) takes ``seat``'s decisions now."""
         return seat in self.humans and self.states()[seat].status == "playing"
 
-    def anyone_in(self) -> bool:
-        """Some human seat is still in the game (playing, or stood in and may return)."""
-        states = self.states()
-        return any(states[seat].in_game for seat in self.humans)
+    def may_return(self, seat: int, game: Game) -> bool:
+        """``seat``'s player may take it back from the stand-in now: once the stand-in has
+        played for it (not at the very decision the seat was given up), with time left."""
+        state = self.states()[seat]
+        if state.status != "stood-in" or state.since_ply == len(game.history):
+            return False
+        return not self.timed or self.clocks.remaining_ms(seat) > 0
 
     # ------------------------------------------------------------------------- feeding
 
