@@ -117,7 +117,7 @@ def test_a_seat_just_given_up_is_not_offered_back_at_the_same_decision() -> None
     assert script.prompts[4] == "Red 0:40> "
 
 
-def test_on_timeout_lose_ranks_the_seat_last_and_the_record_says_so(tmp_path: Path) -> None:
+def test_d55_on_timeout_lose_ranks_the_seat_last_and_the_record_says_so(tmp_path: Path) -> None:
     path = tmp_path / "lost.json"
     game, out, script = play(["1", ("p", 6 * MINUTE_MS), "y"], on_timeout="lose", save=path)
     assert game.is_over
