@@ -183,3 +183,26 @@ def test_bad_clock_options_are_named(
 ) -> None:
     assert main(["play", *argv]) != 0
     assert words in capsys.readouterr().err
+
+
+def test_hotseat_the_other_human_plays_on_while_one_is_stood_in() -> None:
+    # Red runs out at its first figure step; Blue plays its turns and sees Red stood in
+    answers = ["1", ("p", 6 * MINUTE_MS), "1", "p", "n", "1", "p", "n"]
+    game, out, script = play(answers, seats=("human", "human"))
+    assert game.is_over
+    assert script.prompts[2] == "Blue 5:00> "
+    # the stand-in took the figure step for Red: +20 s; Blue's clock runs
+    assert "Red 0:20 (stood in) · Blue 5:00 ▶" in out
+    assert script.prompts[4] == "Red is played by the stand-in. Take your seat back? [y/N] "
+    assert script.prompts[5].startswith("Blue ")
+
+
+def test_the_command_line_builds_the_table_settings() -> None:
+    import argparse
+
+    from carcassonne.cli.play import table_from_args
+
+    args = argparse.Namespace(clock="3d", on_timeout="lose", stand_in="random")
+    assert table_from_args(args) == TableSettings(PRESETS["3d"], "random", "lose")
+    args = argparse.Namespace(clock="none", on_timeout="stand-in", stand_in="greedy")
+    assert table_from_args(args) == TableSettings()
