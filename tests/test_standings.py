@@ -10,7 +10,6 @@ from carcassonne.standings import (
     SeatState,
     TableRecord,
     TableSettings,
-    check_changes,
     ranking,
     statuses,
 )
@@ -71,12 +70,6 @@ def test_statuses_follow_the_changes() -> None:
 def test_impossible_changes_are_named(changes: list[SeatChange], words: str) -> None:
     with pytest.raises(ValueError, match=words):
         statuses(changes, 2)
-
-
-def test_changes_after_the_game_are_refused() -> None:
-    check_changes([change(30, 0, "resign")], 2, 30)
-    with pytest.raises(ValueError, match="change 1 .*at ply 31, but the game has 30 actions"):
-        check_changes([change(31, 0, "resign")], 2, 30)
 
 
 def test_ranking_by_score_with_ties() -> None:
