@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .expansions.registry import BY_FIELD, EXPANSIONS, VARIANTS
+
 DEFAULT_MEEPLES = 7
 MAP_MEEPLES = 9  # docs/rules.md §4: 9 per player on a map (option)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -23,18 +25,12 @@ MAX_COPIES = 3
 
 #: the on/off options that are off unless asked for: the expansions and the variants that add a rule
 SWITCHES = (
-    "river",
-    "abbot",
-    "bets",
-    "map_chips",
-    "inns_cathedrals",
-    "small_city_scores_2",
-    "plain_unfinished_inns_cathedrals",
-    "traders_builders",
+    *(spec.field for spec in EXPANSIONS),
+    *(spec.field for spec in VARIANTS if not spec.default),
 )
 #: the on/off options that are on unless turned off: the variants that take a rule away
 #: (``--no-farmers``, ``--no-inns``, ``--no-cathedrals``)
-DEFAULT_ON = ("farmers", "inns", "cathedrals")
+DEFAULT_ON = tuple(spec.field for spec in VARIANTS if spec.default)
 
 
 class GameSetupError(ValueError):
@@ -87,35 +83,32 @@ def check_options(options: GameOptions) -> None:
         )
     if not 1 <= options.copies <= MAX_COPIES:
         raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
-    if options.map is not None and options.river:
-        raise GameSetupError("the River cannot be played on a map (docs/rules.md D13)")
-    if options.map_chips and options.map is None:
-        raise GameSetupError("map chips need a map (--map)")
+    for spec in EXPANSIONS:
+        on_map = options.map is not None
+        if getattr(options, spec.field) and spec.map_use == ("never" if on_map else "needs"):
+            raise GameSetupError(spec.map_error)
     if options.start_squares is not None and options.map is None:
         raise GameSetupError("start squares need a map (--map)")
-    _check_inns_cathedrals_variants(options)
+    _check_variants(options)
     if options.meeples is not None and options.meeples < 1:
         # A seat without figures could never score: refuse it rather than quietly use 7.
         raise GameSetupError(f"meeples must be at least 1, not {options.meeples}")
 
 
-def _check_inns_cathedrals_variants(options: GameOptions) -> None:
-    """Refuse an Inns & Cathedrals variant (docs/rules.md D54) that would change nothing: without
-    the expansion, or paying unfinished inns and cathedrals when both are off."""
-    asked = [
-        flag
-        for flag, on in (
-            ("--no-inns", not options.inns),
-            ("--no-cathedrals", not options.cathedrals),
-            ("--plain-unfinished-inns-cathedrals", options.plain_unfinished_inns_cathedrals),
-        )
-        if on
-    ]
-    if asked and not options.inns_cathedrals:
-        verb = "needs" if len(asked) == 1 else "need"
-        raise GameSetupError(f"{' and '.join(asked)} {verb} Inns & Cathedrals (--inns-cathedrals)")
-    if len(asked) == 3:
-        raise GameSetupError(
-            "--plain-unfinished-inns-cathedrals has nothing to change with both --no-inns "
-            "and --no-cathedrals"
-        )
+def _check_variants(options: GameOptions) -> None:
+    """Refuse an expansion's variant (docs/rules.md D54) that would change nothing: without the
+    expansion, or with every variant it changes turned off (paying unfinished inns and
+    cathedrals when both are off)."""
+    for field, spec in BY_FIELD.items():
+        asked = [v.flag for v in VARIANTS if v.needs == field and v.asked(options)]
+        if asked and not getattr(options, field):
+            verb = "needs" if len(asked) == 1 else "need"
+            title = spec.title.title()
+            raise GameSetupError(f"{' and '.join(asked)} {verb} {title} ({spec.flag})")
+    for variant in VARIANTS:
+        others = [v for v in VARIANTS if v.field in variant.needs_any_of]
+        if variant.asked(options) and others and all(v.asked(options) for v in others):
+            raise GameSetupError(
+                f"{variant.flag} has nothing to change with both "
+                f"{' and '.join(v.flag for v in others)}"
+            )
