@@ -308,7 +308,7 @@ def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
     server: Server, page: Page, phone_page: Page
 ) -> None:
     page.goto(server.url + "/")
-    variants = page.locator("[data-ic-variants] input[type=checkbox]")
+    variants = page.locator("[data-variants-of='inns_cathedrals'] input[type=checkbox]")
     expect(page.locator("input[name='small_city_scores_2']")).to_be_visible()
     expect(variants).to_have_count(0)  # offered only with the expansion (D54)
     page.check("input[name='inns_cathedrals']")
@@ -324,7 +324,9 @@ def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
         expect(page.locator(f"input[name='{name}']")).not_to_be_checked()
     page.check("input[name='no_inns']")
     page.check("input[name='plain_unfinished_inns_cathedrals']")
-    expect(page.locator("[data-ic-variants]")).to_contain_text("Unfinished inns and cathedrals")
+    expect(page.locator("[data-variants-of='inns_cathedrals']")).to_contain_text(
+        "Unfinished inns and cathedrals"
+    )
     shot(page, "27-inns-cathedrals-variants")
     page.click("[data-create]")
     created = page.locator("[data-created]")
@@ -344,8 +346,8 @@ def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
         expect(rules.filter(has_text=text)).to_have_count(1)
     phone_page.goto(server.url + "/")
     phone_page.check("input[name='inns_cathedrals']")
-    expect(phone_page.locator("[data-ic-variants] input")).to_have_count(3)
-    phone_page.locator("[data-ic-variants]").scroll_into_view_if_needed()
+    expect(phone_page.locator("[data-variants-of='inns_cathedrals'] input")).to_have_count(3)
+    phone_page.locator("[data-variants-of='inns_cathedrals']").scroll_into_view_if_needed()
     shot(phone_page, "27-inns-cathedrals-variants-phone")
 
 
