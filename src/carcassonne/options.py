@@ -33,6 +33,12 @@ SWITCHES = (
 DEFAULT_ON = tuple(spec.field for spec in VARIANTS if spec.default)
 
 
+#: the expansions that go with a map only one way: field, "needs" or "never", the error otherwise
+_MAP_USES = tuple(
+    (spec.field, spec.map_use, spec.map_error) for spec in EXPANSIONS if spec.map_use != "any"
+)
+
+
 class GameSetupError(ValueError):
     """Options that do not make a game (e.g. 7 players, River on a map)."""
 
@@ -83,10 +89,10 @@ def check_options(options: GameOptions) -> None:
         )
     if not 1 <= options.copies <= MAX_COPIES:
         raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
-    for spec in EXPANSIONS:
-        on_map = options.map is not None
-        if getattr(options, spec.field) and spec.map_use == ("never" if on_map else "needs"):
-            raise GameSetupError(spec.map_error)
+    refused = "never" if options.map is not None else "needs"
+    for field, map_use, error in _MAP_USES:
+        if map_use == refused and getattr(options, field):
+            raise GameSetupError(error)
     if options.start_squares is not None and options.map is None:
         raise GameSetupError("start squares need a map (--map)")
     _check_variants(options)
@@ -95,19 +101,31 @@ def check_options(options: GameOptions) -> None:
         raise GameSetupError(f"meeples must be at least 1, not {options.meeples}")
 
 
+#: per expansion with variants: its field, the variants (those that need it) and its words
+_VARIANTS_OF = tuple(
+    (field, tuple(v for v in VARIANTS if v.needs == field), f"{spec.title.title()} ({spec.flag})")
+    for field, spec in BY_FIELD.items()
+    if any(v.needs == field for v in VARIANTS)
+)
+#: the variants that need another left on, with those others
+_NEEDING_ANOTHER = tuple(
+    (variant, tuple(v for v in VARIANTS if v.field in variant.needs_any_of))
+    for variant in VARIANTS
+    if variant.needs_any_of
+)
+
+
 def _check_variants(options: GameOptions) -> None:
     """Refuse an expansion's variant (docs/rules.md D54) that would change nothing: without the
     expansion, or with every variant it changes turned off (paying unfinished inns and
     cathedrals when both are off)."""
-    for field, spec in BY_FIELD.items():
-        asked = [v.flag for v in VARIANTS if v.needs == field and v.asked(options)]
+    for field, variants, expansion in _VARIANTS_OF:
+        asked = [v.flag for v in variants if v.asked(options)]
         if asked and not getattr(options, field):
             verb = "needs" if len(asked) == 1 else "need"
-            title = spec.title.title()
-            raise GameSetupError(f"{' and '.join(asked)} {verb} {title} ({spec.flag})")
-    for variant in VARIANTS:
-        others = [v for v in VARIANTS if v.field in variant.needs_any_of]
-        if variant.asked(options) and others and all(v.asked(options) for v in others):
+            raise GameSetupError(f"{' and '.join(asked)} {verb} {expansion}")
+    for variant, others in _NEEDING_ANOTHER:
+        if variant.asked(options) and all(v.asked(options) for v in others):
             raise GameSetupError(
                 f"{variant.flag} has nothing to change with both "
                 f"{' and '.join(v.flag for v in others)}"
