@@ -7,9 +7,9 @@ game options that switch them on (``options.SWITCHES``), the objects a game play
 (``web/protocol.py``), the record keys (``formats/record.py``), the replay's set-up line, the JSON
 action names (``formats/actions.py``), the tile sets drawn by the browser (``web/tilegeom.py``)
 and observed by the environment (``env/observations.py``), and the lobby's checkboxes (served by
-``/api/meta``).  Adding an expansion is its module, its tile file, its tests and one row here
-(docs/engine.md, "Writing an expansion"); ``tests/test_registry.py`` fails when another file
-names one.
+``/api/meta``).  Adding an expansion is its module, its tile file, its tests and one row here,
+with the two things the row names: its ``GameOptions`` field and its lobby labels (docs/engine.md,
+"Writing an expansion"); ``tests/test_registry.py`` fails when another file names one.
 
 Rows list the expansions in the order people read them (the lobby, the help, the replay's
 set-up line); the order their hooks run is :attr:`ExpansionSpec.hook_position`, which is rules
@@ -93,6 +93,7 @@ class VariantSpec:
     default: bool
     #: the command-line flag, which asks for the value that is not the default
     flag: str
+    #: the flag's help; ``{needs}`` stands for the flag of the expansion it needs
     help: str
     #: the i18n key of its lobby checkbox
     label: str
