@@ -4,9 +4,10 @@ The compiled modules are the same source files, translated to C by mypyc: the en
 expansions and the bots (``COMPILED`` below).  Everything else, and every package's
 ``__init__``, stays interpreted, and so do the modules of plain data types that are not on the
 hot path: ``options.py`` (a plain frozen dataclass pickles, and ``simulate --jobs`` sends options
-to worker processes), ``expansions/actions.py`` (``formats`` reads its field types), and the
-table's clocks and standings (``clocks.py``, ``standings.py``: a few calls per move, never in a
-search).
+to worker processes), ``expansions/actions.py`` (``formats`` reads its field types),
+``expansions/registry.py`` (the expansions' rows, read once per game by ``options.py`` and the
+edges; it imports the compiled classes only when a game is built), and the table's clocks and
+standings (``clocks.py``, ``standings.py``: a few calls per move, never in a search).
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ from setuptools import setup
 
 PACKAGE = Path("src") / "carcassonne"
 #: modules left interpreted among those: see their docstrings for why
-INTERPRETED = ("options.py", "expansions/actions.py", "clocks.py", "standings.py")
+INTERPRETED = (
+    "options.py",
+    "expansions/actions.py",
+    "expansions/registry.py",
+    "clocks.py",
+    "standings.py",
+)
 #: the modules compiled, as paths from the project root
 COMPILED = sorted(
     str(path)

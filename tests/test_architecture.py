@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from carcassonne.expansions.registry import EXPANSIONS
+
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "carcassonne"
 EDGES = ("formats", "bots", "batch", "cli", "web", "env")
 ENGINE_FILES = sorted([*PACKAGE.glob("*.py"), *(PACKAGE / "expansions").glob("*.py")])
@@ -100,6 +102,8 @@ def run_time_imports(name: str) -> set[str]:
                 )
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names if alias.name in MODULES)
+    if name == "carcassonne.expansions":  # build_expansions imports each registry row's module
+        found.update(f"{name}.{spec.module}" for spec in EXPANSIONS)
     found.discard(name)
     return found
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .expansions.registry import BY_FIELD, EXPANSIONS, VARIANTS
+
 DEFAULT_MEEPLES = 7
 MAP_MEEPLES = 9  # docs/rules.md §4: 9 per player on a map (option)
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -23,18 +25,18 @@ MAX_COPIES = 3
 
 #: the on/off options that are off unless asked for: the expansions and the variants that add a rule
 SWITCHES = (
-    "river",
-    "abbot",
-    "bets",
-    "map_chips",
-    "inns_cathedrals",
-    "small_city_scores_2",
-    "plain_unfinished_inns_cathedrals",
-    "traders_builders",
+    *(spec.field for spec in EXPANSIONS),
+    *(spec.field for spec in VARIANTS if not spec.default),
 )
 #: the on/off options that are on unless turned off: the variants that take a rule away
 #: (``--no-farmers``, ``--no-inns``, ``--no-cathedrals``)
-DEFAULT_ON = ("farmers", "inns", "cathedrals")
+DEFAULT_ON = tuple(spec.field for spec in VARIANTS if spec.default)
+
+
+#: the expansions that go with a map only one way: field, "needs" or "never", the error otherwise
+_MAP_USES = tuple(
+    (spec.field, spec.map_use, spec.map_error) for spec in EXPANSIONS if spec.map_use != "any"
+)
 
 
 class GameSetupError(ValueError):
@@ -87,35 +89,44 @@ def check_options(options: GameOptions) -> None:
         )
     if not 1 <= options.copies <= MAX_COPIES:
         raise GameSetupError(f"copies must be from 1 to {MAX_COPIES}, not {options.copies}")
-    if options.map is not None and options.river:
-        raise GameSetupError("the River cannot be played on a map (docs/rules.md D13)")
-    if options.map_chips and options.map is None:
-        raise GameSetupError("map chips need a map (--map)")
+    refused = "never" if options.map is not None else "needs"
+    for field, map_use, error in _MAP_USES:
+        if map_use == refused and getattr(options, field):
+            raise GameSetupError(error)
     if options.start_squares is not None and options.map is None:
         raise GameSetupError("start squares need a map (--map)")
-    _check_inns_cathedrals_variants(options)
+    _check_variants(options)
     if options.meeples is not None and options.meeples < 1:
         # A seat without figures could never score: refuse it rather than quietly use 7.
         raise GameSetupError(f"meeples must be at least 1, not {options.meeples}")
 
 
-def _check_inns_cathedrals_variants(options: GameOptions) -> None:
-    """Refuse an Inns & Cathedrals variant (docs/rules.md D54) that would change nothing: without
-    the expansion, or paying unfinished inns and cathedrals when both are off."""
-    asked = [
-        flag
-        for flag, on in (
-            ("--no-inns", not options.inns),
-            ("--no-cathedrals", not options.cathedrals),
-            ("--plain-unfinished-inns-cathedrals", options.plain_unfinished_inns_cathedrals),
-        )
-        if on
-    ]
-    if asked and not options.inns_cathedrals:
-        verb = "needs" if len(asked) == 1 else "need"
-        raise GameSetupError(f"{' and '.join(asked)} {verb} Inns & Cathedrals (--inns-cathedrals)")
-    if len(asked) == 3:
-        raise GameSetupError(
-            "--plain-unfinished-inns-cathedrals has nothing to change with both --no-inns "
-            "and --no-cathedrals"
-        )
+#: per expansion with variants: its field, the variants (those that need it) and its words
+_VARIANTS_OF = tuple(
+    (field, tuple(v for v in VARIANTS if v.needs == field), f"{spec.title.title()} ({spec.flag})")
+    for field, spec in BY_FIELD.items()
+    if any(v.needs == field for v in VARIANTS)
+)
+#: the variants that need another left on, with those others
+_NEEDING_ANOTHER = tuple(
+    (variant, tuple(v for v in VARIANTS if v.field in variant.needs_any_of))
+    for variant in VARIANTS
+    if variant.needs_any_of
+)
+
+
+def _check_variants(options: GameOptions) -> None:
+    """Refuse an expansion's variant (docs/rules.md D54) that would change nothing: without the
+    expansion, or with every variant it changes turned off (paying unfinished inns and
+    cathedrals when both are off)."""
+    for field, variants, expansion in _VARIANTS_OF:
+        asked = [v.flag for v in variants if v.asked(options)]
+        if asked and not getattr(options, field):
+            verb = "needs" if len(asked) == 1 else "need"
+            raise GameSetupError(f"{' and '.join(asked)} {verb} {expansion}")
+    for variant, others in _NEEDING_ANOTHER:
+        if variant.asked(options) and all(v.asked(options) for v in others):
+            raise GameSetupError(
+                f"{variant.flag} has nothing to change with both "
+                f"{' and '.join(v.flag for v in others)}"
+            )

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from web_helpers import TestClient, auth, expand_frames, hello
 
+from carcassonne.expansions.registry import EXPANSIONS, VARIANTS
 from carcassonne.formats.record import read_record, replay_record
 from carcassonne.web import create_app
 from carcassonne.web.database import open_storage
@@ -56,6 +57,32 @@ def state_of(client: Any, game_id: str, token: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ creation
+
+
+def test_meta_serves_the_expansions_and_variants_the_lobby_offers(client: Any) -> None:
+    served = client.get("/api/meta").json()
+    expansions = {e["option"]: e for e in served["expansions"]}
+    assert list(expansions) == [spec.field for spec in EXPANSIONS]
+    assert expansions["map_chips"] == {
+        "name": "map-chips",
+        "option": "map_chips",
+        "label": "option.map_chips",
+        "tile_sets": [],
+        "needs_map": True,
+        "never_on_map": False,
+    }
+    assert expansions["inns_cathedrals"]["tile_sets"] == ["ic"]
+    assert expansions["river"]["never_on_map"]
+    variants = {v["option"]: v for v in served["variants"]}
+    assert list(variants) == [variant.field for variant in VARIANTS]
+    assert variants["farmers"]["checkbox"] == "no_farmers" and variants["farmers"]["default"]
+    assert variants["plain_unfinished_inns_cathedrals"]["needs_any_of"] == ["inns", "cathedrals"]
+    # what the lobby sends back for each is a create request the server takes
+    options = {
+        e["option"]: not e["needs_map"] and not e["never_on_map"] for e in expansions.values()
+    }
+    created = create(client, [HUMAN, BOT], **options, **{v: False for v in variants})
+    assert created["game"]["options"]["traders_builders"]
 
 
 def test_create_gives_each_human_seat_its_own_token(client: Any) -> None:

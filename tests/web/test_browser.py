@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from carcassonne.cli import serve
+from carcassonne.expansions.registry import EXPANSIONS
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -304,11 +305,42 @@ def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page:
     shot(page, "26-inns-cathedrals-tiles")
 
 
+@pytest.mark.parametrize("on_map", [False, True], ids=["no-map", "map"])
+def test_the_lobby_offers_the_registrys_expansions_and_starts_a_game_with_all(
+    server: Server, page: Page, on_map: bool
+) -> None:
+    page.goto(server.url + "/")
+    expansions = page.locator(".options").first.locator("input[type=checkbox]")
+    expect(expansions).to_have_count(len(EXPANSIONS) + 1)  # and the map's
+    if on_map:
+        page.check("input[name='map']")
+    asked = {}
+    for spec in EXPANSIONS:
+        box = page.locator(f"input[name='{spec.field}']")
+        asked[spec.field] = spec.map_use == "any" or (spec.map_use == "needs") == on_map
+        if asked[spec.field]:
+            page.check(f"input[name='{spec.field}']")
+        else:
+            expect(box).to_be_disabled()  # needs the map, or is never played on one
+    page.fill("input[name=seed]", "7")
+    shot(page, f"28-lobby-every-expansion-{'map' if on_map else 'no-map'}")
+    page.click("[data-create]")
+    created = page.locator("[data-created]")
+    expect(created).to_be_visible()
+    game_id = created.get_attribute("data-created")
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as response:
+        options = json.loads(response.read())["options"]
+    assert {field: options.get(field, False) for field in asked} == asked
+    page.click("[data-play]")
+    my_turn(page)
+    expect(page.locator(".layer-tiles > g")).not_to_have_count(0)
+
+
 def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
     server: Server, page: Page, phone_page: Page
 ) -> None:
     page.goto(server.url + "/")
-    variants = page.locator("[data-ic-variants] input[type=checkbox]")
+    variants = page.locator("[data-variants-of='inns_cathedrals'] input[type=checkbox]")
     expect(page.locator("input[name='small_city_scores_2']")).to_be_visible()
     expect(variants).to_have_count(0)  # offered only with the expansion (D54)
     page.check("input[name='inns_cathedrals']")
@@ -324,7 +356,9 @@ def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
         expect(page.locator(f"input[name='{name}']")).not_to_be_checked()
     page.check("input[name='no_inns']")
     page.check("input[name='plain_unfinished_inns_cathedrals']")
-    expect(page.locator("[data-ic-variants]")).to_contain_text("Unfinished inns and cathedrals")
+    expect(page.locator("[data-variants-of='inns_cathedrals']")).to_contain_text(
+        "Unfinished inns and cathedrals"
+    )
     shot(page, "27-inns-cathedrals-variants")
     page.click("[data-create]")
     created = page.locator("[data-created]")
@@ -344,8 +378,8 @@ def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
         expect(rules.filter(has_text=text)).to_have_count(1)
     phone_page.goto(server.url + "/")
     phone_page.check("input[name='inns_cathedrals']")
-    expect(phone_page.locator("[data-ic-variants] input")).to_have_count(3)
-    phone_page.locator("[data-ic-variants]").scroll_into_view_if_needed()
+    expect(phone_page.locator("[data-variants-of='inns_cathedrals'] input")).to_have_count(3)
+    phone_page.locator("[data-variants-of='inns_cathedrals']").scroll_into_view_if_needed()
     shot(phone_page, "27-inns-cathedrals-variants-phone")
 
 

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable
 
 from ..bots import check_bot_spec, split_bot_specs
+from ..expansions.registry import EXPANSIONS, VARIANTS, variant_help
 from ..options import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, GameOptions
 from .errors import CommandError
 
@@ -62,53 +63,20 @@ def add_game_options(parser: argparse.ArgumentParser, players: bool = True) -> N
             default=2,
             help=f"number of seats ({MIN_PLAYERS}-{MAX_PLAYERS})",
         )
-    group.add_argument("--river", action="store_true", help="play with the River (C3 box)")
-    group.add_argument("--abbot", action="store_true", help="play with the Abbot (C3 box)")
-    group.add_argument("--bets", action="store_true", help="play with The Bets")
-    group.add_argument(
-        "--inns-cathedrals",
-        action="store_true",
-        help="play with Inns & Cathedrals (inns, cathedrals, the large meeple)",
-    )
-    group.add_argument(
-        "--small-city-2",
-        dest="small_city_scores_2",
-        action="store_true",
-        help="rule variant: a completed city of two tiles scores 2, not 4",
-    )
-    group.add_argument(
-        "--no-farmers",
-        dest="farmers",
-        action="store_false",
-        help="rule variant: no figures on fields, fields never score",
-    )
-    group.add_argument(
-        "--plain-unfinished-inns-cathedrals",
-        action="store_true",
-        help="rule variant (needs --inns-cathedrals): an unfinished road with an inn or city "
-        "with a cathedral scores as a plain one at the end, not 0",
-    )
-    group.add_argument(
-        "--no-inns",
-        dest="inns",
-        action="store_false",
-        help="rule variant (needs --inns-cathedrals): the inns' roads are plain roads",
-    )
-    group.add_argument(
-        "--no-cathedrals",
-        dest="cathedrals",
-        action="store_false",
-        help="rule variant (needs --inns-cathedrals): the cathedrals' cities are plain cities",
-    )
-    group.add_argument(
-        "--traders-builders",
-        action="store_true",
-        help="play with Traders & Builders (trade goods, builder, pig)",
-    )
+    for spec in EXPANSIONS:
+        if spec.map_use != "needs":
+            group.add_argument(spec.flag, action="store_true", help=spec.help)
+    for variant in VARIANTS:
+        group.add_argument(
+            variant.flag,
+            dest=variant.field,
+            action="store_false" if variant.default else "store_true",
+            help=variant_help(variant),
+        )
     group.add_argument("--map", metavar="NAME", help="play on a map (e.g. 'france')")
-    group.add_argument(
-        "--map-chips", action="store_true", help="play with the map's Map-Chips (needs --map)"
-    )
+    for spec in EXPANSIONS:
+        if spec.map_use == "needs":
+            group.add_argument(spec.flag, action="store_true", help=spec.help)
     group.add_argument(
         "--meeples",
         type=int_in(1),
@@ -139,18 +107,9 @@ def options_from_args(args: argparse.Namespace, players: int | None = None) -> G
         starts = parts
     return GameOptions(
         players=players if players is not None else args.players,
-        river=args.river,
-        abbot=args.abbot,
-        bets=args.bets,
-        inns_cathedrals=args.inns_cathedrals,
-        small_city_scores_2=args.small_city_scores_2,
-        farmers=args.farmers,
-        plain_unfinished_inns_cathedrals=args.plain_unfinished_inns_cathedrals,
-        inns=args.inns,
-        cathedrals=args.cathedrals,
         map=args.map,
-        map_chips=args.map_chips,
-        traders_builders=args.traders_builders,
+        **{spec.field: getattr(args, spec.field) for spec in EXPANSIONS},
+        **{variant.field: getattr(args, variant.field) for variant in VARIANTS},
         meeples=args.meeples,
         copies=args.copies,
         start_squares=starts,

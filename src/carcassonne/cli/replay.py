@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from ..events import ScoreEvent
+from ..expansions.registry import EXPANSIONS, VARIANTS
 from ..formats.record import Record, read_record, replay_record
 from ..game import Game, GameSummary
 from .replay_table import table_json, table_lines, winners
@@ -80,25 +81,16 @@ def _tiles_left(game: Game) -> int:
 
 
 def _setup_text(game: Game) -> str:
+    """``2 players, base game, abbot, no farmers, map france with map chips``: the expansions,
+    then the variants asked for, then the map with the expansions played on it."""
     options = game.options
+    on = [spec for spec in EXPANSIONS if getattr(options, spec.field)]
     parts = ["base game"]
-    parts += [name for name in ("river", "abbot", "bets") if getattr(options, name)]
-    if options.inns_cathedrals:
-        parts.append("inns & cathedrals")
-    if options.traders_builders:
-        parts.append("traders & builders")
-    if options.small_city_scores_2:
-        parts.append("small cities score 2")
-    if not options.farmers:
-        parts.append("no farmers")
-    if options.plain_unfinished_inns_cathedrals:
-        parts.append("unfinished inns and cathedrals score as plain ones")
-    if not options.inns:
-        parts.append("no inns")
-    if not options.cathedrals:
-        parts.append("no cathedrals")
+    parts += [spec.title for spec in on if spec.map_use != "needs"]
+    parts += [variant.title for variant in VARIANTS if variant.asked(options)]
     if options.map:
-        parts.append(f"map {options.map}" + (" with map chips" if options.map_chips else ""))
+        on_map = [spec.title for spec in on if spec.map_use == "needs"]
+        parts.append(f"map {options.map}" + (f" with {' and '.join(on_map)}" if on_map else ""))
     return f"{game.players} players, {', '.join(parts)}"
 
 

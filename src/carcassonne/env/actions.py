@@ -39,6 +39,7 @@ from ..expansions.abbot import ABBOT, RecallAbbot
 from ..expansions.bets import CHIPS, PlaceBet, SettleAgainst
 from ..expansions.inns import LARGE_MEEPLE
 from ..expansions.mapchips import EXPORT, TOWN, WINES, SellWine
+from ..expansions.registry import extended_observation
 from ..expansions.traders import BUILDER, PIG
 from ..game import MEEPLE, Game
 from ..maps import GRAPES
@@ -76,7 +77,7 @@ WINE_SLOTS: tuple[SellWine, ...] = tuple(
 
 def needs_extended(options: GameOptions) -> bool:
     """Whether a game with ``options`` has actions or marks only the extended layout covers."""
-    return options.inns_cathedrals or options.traders_builders
+    return extended_observation(options)
 
 
 class Wait:

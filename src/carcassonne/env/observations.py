@@ -29,6 +29,7 @@ from ..expansions.abbot import ABBOT
 from ..expansions.bets import CHIPS, Bets
 from ..expansions.inns import CATHEDRAL, INN, LARGE_MEEPLE
 from ..expansions.mapchips import MapChips
+from ..expansions.registry import tile_sets
 from ..expansions.traders import BUILDER, GOODS, PIG, TradersBuilders
 from ..game import MEEPLE, Game, PlacedTile
 from ..maps import GRAPES
@@ -127,14 +128,12 @@ EXTENDED_VECTOR_SIZE = (
     VECTOR_SIZE + MAX_PLAYERS * len(EXTENDED_SEAT_FIELDS) + len(EXTENDED_GAME_FIELDS)
 )
 _SECOND_TILE = EXTENDED_VECTOR_SIZE - 1
-_TILE_SETS = ("base", "river", "bets")
-_EXTENDED_TILE_SETS = ("ic", "traders_builders")
 
 
 def tile_catalogue(extended: bool = False) -> tuple[str, ...]:
     """Every tile type that can be drawn, in the order of the drawn-tile one-hot (``extended``:
     with the tiles of Inns & Cathedrals and Traders & Builders after the others)."""
-    names = (*_TILE_SETS, *_EXTENDED_TILE_SETS) if extended else _TILE_SETS
+    names = tile_sets(extended)
     return tuple(tile.id for name in names for tile in tile_set(name).tiles)
 
 

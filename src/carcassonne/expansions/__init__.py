@@ -1,48 +1,38 @@
 """Expansions: each plugs into the engine's turn through :class:`Expansion` hooks.
 
-``build_expansions`` turns game options into expansion objects, in the order their hooks run (D29):
-within step 3 the bets are settled (``after_scoring``) before wine is sold, and wine is sold
-(``end_of_turn``) before step 4 places bets.
+``build_expansions`` turns game options into expansion objects, in the order their hooks run
+(``registry.ExpansionSpec.hook_position``: D29, D42, D43): within step 3 the bets are settled
+(``after_scoring``) before wine is sold, wine is sold (``end_of_turn``) before step 4 places bets,
+and Traders & Builders comes last.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING
 
 from .base import Decision, Expansion
+from .registry import IN_HOOK_ORDER, ExpansionSpec
 
 if TYPE_CHECKING:
     from ..options import GameOptions
 
-__all__ = ["Decision", "Expansion", "build_expansions"]
+__all__ = ["Decision", "Expansion", "build_expansions", "expansion_class"]
+
+
+def expansion_class(spec: ExpansionSpec) -> type[Expansion]:
+    """The class a registry row names, its module imported now (not when the registry is: the
+    registry sits under ``options``, the expansions' modules above the engine)."""
+    module = importlib.import_module(f"{__name__}.{spec.module}")
+    cls: type[Expansion] = getattr(module, spec.class_name)
+    return cls
 
 
 def build_expansions(options: GameOptions) -> list[Expansion]:
-    expansions: list[Expansion] = []
-    if options.river:
-        from .river import River
-
-        expansions.append(River())
-    if options.abbot:
-        from .abbot import Abbot
-
-        expansions.append(Abbot())
-    if options.inns_cathedrals:
-        from .inns import InnsCathedrals
-
-        expansions.append(InnsCathedrals(options))
-    if options.map_chips:
-        from .mapchips import MapChips
-
-        expansions.append(MapChips())
-    if options.bets:
-        from .bets import Bets
-
-        expansions.append(Bets())
-    if options.traders_builders:
-        # Last: its end_of_turn grants the builder's second tile once the other expansions'
-        # step 3 and step 4 of this tile are queued (D42, D43).
-        from .traders import TradersBuilders
-
-        expansions.append(TradersBuilders())
-    return expansions
+    """The expansions ``options`` switch on, in hook order (once per game, never per move)."""
+    built: list[Expansion] = []
+    for spec in IN_HOOK_ORDER:
+        if getattr(options, spec.field):
+            cls = expansion_class(spec)
+            built.append(cls(options) if spec.takes_options else cls())  # type: ignore[call-arg]
+    return built

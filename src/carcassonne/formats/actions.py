@@ -10,19 +10,14 @@ import typing
 from typing import Any
 
 from ..actions import Pass, PlaceFigure, PlaceTile
-from ..expansions.abbot import RecallAbbot
-from ..expansions.bets import PlaceBet, SettleAgainst
-from ..expansions.mapchips import SellWine
+from ..expansions.registry import action_types
 
-#: JSON name -> action type, for the core and every bundled expansion
+#: JSON name -> action type, for the core and every bundled expansion (its registry row)
 ACTION_TYPES: dict[str, type] = {
     "place-tile": PlaceTile,
     "place-figure": PlaceFigure,
     "pass": Pass,
-    "recall-abbot": RecallAbbot,
-    "place-bet": PlaceBet,
-    "settle-bet": SettleAgainst,
-    "sell-wine": SellWine,
+    **action_types(),
 }
 
 

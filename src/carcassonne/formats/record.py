@@ -40,6 +40,7 @@ from ..clocks import TimeControlError
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..expansions.actions import Action
+from ..expansions.registry import EXPANSIONS, VARIANTS
 from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..options import DEFAULT_ON, SWITCHES
 from ..quoting import short_repr
@@ -71,13 +72,8 @@ _BOOL_OPTIONS = (*SWITCHES, *DEFAULT_ON)
 #: options written only when they differ from their default, so that older records (and the
 #: records of games without them) read and write as before
 _OPTIONAL_OPTIONS = {
-    "inns_cathedrals": False,
-    "small_city_scores_2": False,
-    "farmers": True,
-    "plain_unfinished_inns_cathedrals": False,
-    "inns": True,
-    "cathedrals": True,
-    "traders_builders": False,
+    **{spec.field: False for spec in EXPANSIONS if not spec.in_every_record},
+    **{variant.field: variant.default for variant in VARIANTS},
 }
 _OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}
 _TURN_KEYS = {
@@ -786,11 +782,18 @@ def options_to_json(options: GameOptions) -> dict[str, Any]:
     return {
         **optional,
         "players": options.players,
-        "river": options.river,
-        "abbot": options.abbot,
-        "bets": options.bets,
+        # the keys in the order records have always had them: a map's expansions after it
+        **{
+            spec.field: getattr(options, spec.field)
+            for spec in EXPANSIONS
+            if spec.in_every_record and spec.map_use != "needs"
+        },
         "map": options.map,
-        "map_chips": options.map_chips,
+        **{
+            spec.field: getattr(options, spec.field)
+            for spec in EXPANSIONS
+            if spec.in_every_record and spec.map_use == "needs"
+        },
         "meeples": options.meeples,
         "copies": options.copies,
         "start_squares": list(options.start_squares) if options.start_squares else None,

@@ -4,7 +4,7 @@ Routes (details and message formats in ``docs/web.md``)::
 
     GET  /                          the single-page client (lobby, game, replay, rules)
     GET  /static/...                its ES modules, CSS and message catalogues
-    GET  /api/meta                  bots, maps and languages on offer
+    GET  /api/meta                  bots, maps, languages, expansions and variants on offer
     GET  /api/tiles                 tile geometry for drawing (from carcassonne.tiles)
     POST /api/games                 create a game -> its secret seat links
     GET  /api/games/{id}            public setup of a game
@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from .. import __version__
 from ..bots import BOT_NAMES, bot_parameters
+from ..expansions.registry import meta as registry_meta
 from ..formats.actions import action_to_json
 from . import replay
 from .addresses import DEFAULT_GROUPS, AddressGroups
@@ -363,6 +364,8 @@ async def meta(request: Request) -> Response:
             },
             "maps": list(MAPS),
             "languages": list(LANGUAGES),
+            #: the expansions and rule variants the lobby offers (its checkboxes)
+            **registry_meta(),
         }
     )
 

@@ -19,6 +19,7 @@ from ..actions import PlaceFigure, PlaceTile
 from ..board import encode
 from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..events import Event, ScoreEvent
+from ..expansions.registry import EXPANSIONS, VARIANTS
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
 from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
@@ -209,18 +210,9 @@ def parse_options(data: Any, players: int) -> GameOptions:
         data,
         what,
         {
-            "river",
-            "abbot",
-            "bets",
+            *(spec.field for spec in EXPANSIONS),
+            *(variant.field for variant in VARIANTS),
             "map",
-            "map_chips",
-            "inns_cathedrals",
-            "small_city_scores_2",
-            "farmers",
-            "plain_unfinished_inns_cathedrals",
-            "inns",
-            "cathedrals",
-            "traders_builders",
             "seed",
             "stack",
             "meeples",
@@ -257,18 +249,9 @@ def parse_options(data: Any, players: int) -> GameOptions:
         starts = tuple(starts)
     return GameOptions(
         players=players,
-        river=_bool(opts, "river", what),
-        abbot=_bool(opts, "abbot", what),
-        bets=_bool(opts, "bets", what),
         map=game_map,
-        map_chips=_bool(opts, "map_chips", what),
-        inns_cathedrals=_bool(opts, "inns_cathedrals", what),
-        small_city_scores_2=_bool(opts, "small_city_scores_2", what),
-        farmers=_bool(opts, "farmers", what, default=True),
-        plain_unfinished_inns_cathedrals=_bool(opts, "plain_unfinished_inns_cathedrals", what),
-        inns=_bool(opts, "inns", what, default=True),
-        cathedrals=_bool(opts, "cathedrals", what, default=True),
-        traders_builders=_bool(opts, "traders_builders", what),
+        **{spec.field: _bool(opts, spec.field, what) for spec in EXPANSIONS},
+        **{v.field: _bool(opts, v.field, what, default=v.default) for v in VARIANTS},
         meeples=meeples,
         copies=copies,
         start_squares=starts,

@@ -11,6 +11,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from ..expansions.registry import tile_sets
 from ..tiles import (
     BORDER,
     EDGE_LETTERS,
@@ -22,7 +23,7 @@ from ..tiles import (
     tile_set,
 )
 
-TILE_SETS = ("base", "river", "bets", "ic", "traders_builders")
+TILE_SETS = tile_sets()
 
 
 def orientation_json(o: Orientation) -> dict[str, Any]:

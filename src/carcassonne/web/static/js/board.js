@@ -709,7 +709,7 @@ export class BoardView {
   drawExpansions(expansions) {
     const g = this.layers.overlay;
     g.replaceChildren();
-    const chips = expansions["map-chips"] || expansions.mapchips;
+    const chips = expansions["map-chips"];
     if (chips && chips.face_down) {
       for (const { x, y } of chips.face_down) {
         // A wooden token lying face down: its colour and value are hidden until collected.

@@ -77,11 +77,10 @@ export function mountLobby(container) {
     // a newcomer's first opponent plays to win: the greedy bot (the expert thinks for
     // seconds per move, the random one plays nonsense)
     seats: [{ kind: "human", name: "" }, { kind: `bot:${DEFAULT_BOT}`, name: "" }],
-    options: {
-      river: false, abbot: false, bets: false, inns_cathedrals: false, map: false, map_chips: false,
-      small_city_scores_2: false, no_farmers: false, traders_builders: false,
-      plain_unfinished_inns_cathedrals: false, no_inns: false, no_cathedrals: false,
-    },
+    // checkbox name -> ticked: the map, and the expansions and variants /api/meta offers
+    options: { map: false },
+    expansions: [],
+    variants: [],
     seed: "",
     hotseat: false,
     created: null,
@@ -92,6 +91,10 @@ export function mountLobby(container) {
   api("/api/meta").then((meta) => {
     state.bots = meta.bots;
     state.thinkTimes = meta.think_times || {};
+    state.expansions = meta.expansions;
+    state.variants = meta.variants;
+    for (const e of meta.expansions) state.options[e.option] = false;
+    for (const v of meta.variants) state.options[v.checkbox] = false;
     render();
   }).catch(() => {});
 
@@ -135,37 +138,54 @@ export function mountLobby(container) {
         type: "checkbox", name: key, checked: state.options[key], disabled,
         onchange: (e) => {
           state.options[key] = e.target.checked;
-          if (key === "map" && !e.target.checked) state.options.map_chips = false;
-          if (key === "map" && e.target.checked) state.options.river = false;
-          keepIcVariantsPlayable();
+          keepOptionsPlayable();
           render();
         },
       }),
       html("span", {}, t(label), html("small", {}, t(`${label}.hint`))));
   }
 
-  // The Inns & Cathedrals variants (docs/rules.md §11.1, D51-D54): offered only with the
-  // expansion, and "plain unfinished" only while inns or cathedrals are left to pay for.
-  const IC_VARIANTS = ["plain_unfinished_inns_cathedrals", "no_inns", "no_cathedrals"];
-  const icPlainPointless = () => state.options.no_inns && state.options.no_cathedrals;
+  // What the registry says goes together (/api/meta): an expansion needs the map or is never
+  // played on one; an expansion's variants are offered only with it (docs/rules.md D54), and
+  // one that needs another variant left on only while one is.
+  const variantOn = (field) => state.variants.some((v) => v.option === field && state.options[v.checkbox]);
+  const pointless = (v) => v.needs_any_of.length > 0 && v.needs_any_of.every(variantOn);
+  const offMap = (e) => (state.options.map ? e.never_on_map : e.needs_map);
 
-  function keepIcVariantsPlayable() {
-    if (!state.options.inns_cathedrals) for (const key of IC_VARIANTS) state.options[key] = false;
-    if (icPlainPointless()) state.options.plain_unfinished_inns_cathedrals = false;
+  function keepOptionsPlayable() {
+    for (const e of state.expansions) if (offMap(e)) state.options[e.option] = false;
+    for (const v of state.variants) {
+      if ((v.needs && !state.options[v.needs]) || pointless(v)) state.options[v.checkbox] = false;
+    }
   }
 
-  function icVariantOptions() {
-    if (!state.options.inns_cathedrals) return null;
-    return html("div", { class: "options", "data-ic-variants": "" }, IC_VARIANTS.map((key) => option(
-      key, key === "plain_unfinished_inns_cathedrals" && icPlainPointless(), `lobby.variant_${key}`)));
+  /** The expansions' checkboxes, the map's just before those played on it. */
+  function expansionOptions() {
+    const box = (e) => option(e.option, offMap(e), e.label);
+    return html("div", { class: "options" },
+      state.expansions.filter((e) => !e.needs_map).map(box),
+      option("map"),
+      state.expansions.filter((e) => e.needs_map).map(box));
   }
 
-  function icVariantRequest() {
-    return {
-      plain_unfinished_inns_cathedrals: state.options.plain_unfinished_inns_cathedrals,
-      inns: !state.options.no_inns,
-      cathedrals: !state.options.no_cathedrals,
-    };
+  /** The variants of the base game, then those of each expansion ticked. */
+  function variantOptions() {
+    const box = (v) => option(v.checkbox, pointless(v), v.label);
+    return [
+      html("div", { class: "options" }, state.variants.filter((v) => !v.needs).map(box)),
+      ...state.expansions.filter((e) => state.options[e.option]).map((e) => {
+        const own = state.variants.filter((v) => v.needs === e.option);
+        return own.length ? html("div", { class: "options", "data-variants-of": e.option }, own.map(box)) : null;
+      }),
+    ];
+  }
+
+  /** The expansions and variants of the create request, by option field. */
+  function optionsRequest() {
+    const request = {};
+    for (const e of state.expansions) request[e.option] = state.options[e.option];
+    for (const v of state.variants) request[v.option] = state.options[v.checkbox] !== v.default;
+    return request;
   }
 
   function botSpec(seat) {
@@ -180,16 +200,8 @@ export function mountLobby(container) {
         ? { kind: "human", name: s.name.trim() || null }
         : { kind: "bot", bot: botSpec(s), name: s.name.trim() || null })),
       options: {
-        river: state.options.river,
-        abbot: state.options.abbot,
-        bets: state.options.bets,
-        inns_cathedrals: state.options.inns_cathedrals,
-        small_city_scores_2: state.options.small_city_scores_2,
-        farmers: !state.options.no_farmers,
+        ...optionsRequest(),
         map: state.options.map ? "france" : null,
-        map_chips: state.options.map_chips,
-        traders_builders: state.options.traders_builders,
-        ...icVariantRequest(),
         seed: typedSeed(state.seed),
       },
       hotseat: state.hotseat,
@@ -256,12 +268,9 @@ export function mountLobby(container) {
         onclick: () => { state.seats.push({ kind: `bot:${DEFAULT_BOT}`, name: "" }); render(); },
       }, `+ ${t("lobby.add_seat")}`),
       html("h3", { style: "margin-top:1rem" }, t("lobby.options")),
-      html("div", { class: "options" },
-        option("river", state.options.map), option("abbot"), option("bets"), option("inns_cathedrals"), option("traders_builders"),
-        option("map"), option("map_chips", !state.options.map)),
+      expansionOptions(),
       html("h3", { style: "margin-top:1rem" }, t("lobby.variants")),
-      html("div", { class: "options" }, option("small_city_scores_2"), option("no_farmers")),
-      icVariantOptions(),
+      variantOptions(),
       html("div", { class: "row" },
         html("label", {}, html("input", {
           type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,

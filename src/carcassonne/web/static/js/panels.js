@@ -166,7 +166,7 @@ function grapeGroup(list, colour) {
  * works, the towns still open for a sale by colour, and what is left on the map.
  */
 export function winePanel(info, view) {
-  const chips = (view.expansions || {})["map-chips"] || (view.expansions || {}).mapchips;
+  const chips = (view.expansions || {})["map-chips"];
   if (!chips) return null;
   const rows = (chips.in_front || []).map((list, i) => {
     const groups = GRAPES.filter((g) => list.some((c) => c.colour === g)).map((g) => grapeGroup(list, g));

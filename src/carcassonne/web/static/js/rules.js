@@ -21,15 +21,14 @@ export function mountRules(container) {
     body.appendChild(html("h2", {}, t("rules.tiles.title")));
     body.appendChild(html("p", { class: "muted" }, t("rules.tiles.intro")));
     const gallery = html("div", { class: "gallery" });
-    for (const set of ["base", "river", "bets", "ic", "traders_builders"]) {
-      for (const id of tileIds().filter((k) => k.startsWith(set + "/"))) {
-        const info = tileInfo(id);
-        // The letter (the usual name among players, e.g. "D") and what the tile shows.
-        const name = `${info.name} · ${tileName(id)}`;
-        const s = svg("svg", { viewBox: "-2 -2 104 104", role: "img", "aria-label": name });
-        drawTile(s, id, 0);
-        gallery.appendChild(html("figure", { "data-tile": id }, s, html("figcaption", {}, `${name} ×${info.count}`)));
-      }
+    // every tile set in the server's order: the base game's, then the expansions' (registry)
+    for (const id of tileIds()) {
+      const info = tileInfo(id);
+      // The letter (the usual name among players, e.g. "D") and what the tile shows.
+      const name = `${info.name} · ${tileName(id)}`;
+      const s = svg("svg", { viewBox: "-2 -2 104 104", role: "img", "aria-label": name });
+      drawTile(s, id, 0);
+      gallery.appendChild(html("figure", { "data-tile": id }, s, html("figcaption", {}, `${name} ×${info.count}`)));
     }
     body.appendChild(gallery);
     page.replaceChildren(body);

@@ -31,7 +31,7 @@ export async function loadTiles() {
   return TILES;
 }
 
-/** Every tile id, in data order (base, river, bets). */
+/** Every tile id, in data order (the base set, then each expansion's: /api/tiles). */
 export function tileIds() {
   return Object.keys(TILES);
 }
