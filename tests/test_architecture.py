@@ -207,6 +207,8 @@ def test_the_constant_check_sees_a_copy(tmp_path: Path) -> None:
 
 #: lines past which a module is likely to hold more than one job
 LONG_MODULE = 700
+#: what the docstring of a longer module says, followed by its reason
+LONG_MODULE_REASON = "Longer than 700 lines because"
 
 
 @pytest.mark.parametrize(
@@ -214,3 +216,18 @@ LONG_MODULE = 700
 )
 def test_a_cli_module_is_one_job_of_a_readable_length(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) <= LONG_MODULE
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_a_long_module_says_why_it_is_one_job(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    if len(text.splitlines()) > LONG_MODULE:
+        assert LONG_MODULE_REASON in (ast.get_docstring(ast.parse(text)) or "")
+
+
+def test_map_data_knows_nothing_of_the_game() -> None:
+    # A map describes (its squares, printed tiles and start squares); the game's set-up places.
+    # Not even for a type: a map that is handed the game ends up putting tiles for it.
+    assert "game" not in imported_packages(PACKAGE / "maps.py")
