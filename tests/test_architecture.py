@@ -1,7 +1,12 @@
 """The layout is the architecture: the engine core and the expansions know nothing of the edges.
 
 Formats, bots, the CLI and the web app depend on the engine, never the reverse; otherwise the
-engine could not be used alone (e.g. in a simulation farm without the web dependencies).  And no
+engine could not be used alone (e.g. in a simulation farm without the web dependencies).  Among
+the edges, each knows only those it uses (``ALLOWED_EDGE_IMPORTS``; docs/engine.md draws it):
+
+    cli ──> web, batch, bots, formats     web ──> bots, formats     batch ──> bots, formats
+    env ──> bots                          formats, bots ──> (the engine only)
+  And no
 module imports itself round a circle: every import that runs (at the top of a module or inside
 a function) points one way, so each module can be understood, tested and compiled after the ones
 it uses.  Imports under ``if TYPE_CHECKING:`` never run and only name types for annotations;
@@ -49,6 +54,32 @@ def imported_packages(path: Path) -> set[str]:
 @pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_engine_module_does_not_import_the_edges(path: Path) -> None:
     assert not imported_packages(path) & set(EDGES)
+
+
+#: the edges each edge may import (every edge imports the engine): the CLI runs everything (its
+#: ``serve`` starts the web app), the web app and the batch runner play bots and write records,
+#: the env's single-agent wrapper plays bots for the other seats.  Everything else is forbidden:
+#: formats know no bots (a record's reader is handed the bot check), bots know no edge at all,
+#: nothing but the CLI knows the web, and nothing knows the env or the CLI.
+ALLOWED_EDGE_IMPORTS: dict[str, set[str]] = {
+    "formats": set(),
+    "bots": set(),
+    "batch": {"bots", "formats"},
+    "env": {"bots"},
+    "web": {"bots", "formats"},
+    "cli": {"batch", "bots", "formats", "web"},
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for edge in EDGES for p in (PACKAGE / edge).rglob("*.py")),
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_an_edge_imports_only_the_edges_it_may_know(path: Path) -> None:
+    edge = path.relative_to(PACKAGE).parts[0]
+    others = imported_packages(path) & set(EDGES) - {edge}
+    assert others <= ALLOWED_EDGE_IMPORTS[edge]
 
 
 def test_the_check_sees_edge_imports() -> None:

@@ -18,12 +18,13 @@ know and ``options.py`` checks the options.  All of it is on the hot path of sim
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from .actions import IllegalAction as IllegalAction  # re-exported: the game's refusal
-from .actions import Pass, PlaceFigure
+from .actions import Pass, PlaceFigure, PlaceTile
 from .board import Geometry, encode
 from .events import GameEvent, ScoreEvent
 from .expansions import build_expansions
@@ -42,6 +43,7 @@ from .options import MAX_COPIES as MAX_COPIES  # re-exported: the limits are the
 from .options import MAX_PLAYERS as MAX_PLAYERS
 from .options import MIN_PLAYERS as MIN_PLAYERS
 from .placement import PlacedTile as PlacedTile  # re-exported: the board's entries
+from .placement import edges_fit
 from .quoting import short_repr
 from .tiles import CITY, FIELD, MONASTERY, ROAD, TileType, tile_by_id, tile_set
 from .views import GameView, game_view
@@ -295,6 +297,8 @@ class Game(LookAhead):
                 legal = cast("list[Action]", self._placements)
             elif phase == "figure":
                 legal = self._figure_actions()
+                for ext in self._figure_exts:  # an expansion's alternatives to a figure
+                    legal.extend(ext.figure_actions(self))
             elif phase == "over":
                 legal = []
             else:
@@ -325,6 +329,48 @@ class Game(LookAhead):
             self._legal = None
             self._continue()
 
+    def _apply_tile(self, action: Any) -> None:
+        if not isinstance(action, PlaceTile):
+            raise IllegalAction(
+                f"phase 'tile' expects PlaceTile, not {action!r}", params={"phase": "tile"}
+            )
+        x, y, rotation = action
+        tile = self.current_tile
+        assert tile is not None
+        if rotation not in (0, 90, 180, 270):
+            raise IllegalAction(
+                f"rotation must be 0, 90, 180 or 270, not {rotation!r}", "bad_rotation"
+            )
+        try:
+            pos = encode(x, y)
+        except (ValueError, TypeError):
+            raise IllegalAction(f"square ({x}, {y}) is off the board", "off_board") from None
+        open_square = self.frontier.get(pos)
+        if open_square is None:
+            raise self._why_not_square(pos, x, y)
+        orientation = tile.orientations[rotation // 90]
+        if not edges_fit(orientation.edges, open_square[0]):
+            raise IllegalAction(
+                f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})",
+                "tile_mismatch",
+                {"tile": tile.id, "x": x, "y": y, "rotation": rotation},
+            )
+        for ext in self._restrictors:
+            if ext.restricts_placement(self) and not ext.placement_allowed(self, pos, orientation):
+                raise IllegalAction(
+                    f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules",
+                    "placement_rule",
+                    {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
+                )
+        self.history.append((self.active, action))
+        placed = self._place(pos, orientation, self.active)
+        self.last_placed = placed
+        self.turn += 1
+        for ext in self._after_place:
+            ext.after_tile_placed(self, placed)
+        self.phase = "figure"
+        self._legal = None
+
     def _apply_figure(self, action: Any) -> None:
         if isinstance(action, PlaceFigure):
             action = self._canonical_figure_action(action)
@@ -340,7 +386,9 @@ class Game(LookAhead):
             for ext in self._figure_exts:
                 if ext.apply_figure_action(self, action):
                     break
-        self._score_turn()
+        completed = self._score_turn()
+        for ext in self._after_scoring:
+            ext.after_scoring(self, completed)
         self._stage = _END_OF_TURN
         self._continue()
 
@@ -460,6 +508,38 @@ class Game(LookAhead):
         ]
         other._bind_hooks()
         return other
+
+    @contextmanager
+    def placed_for_lookahead(self, action: Any) -> Iterator[Game]:
+        """Place the drawn tile as ``action`` says, and take it back when the block ends::
+
+            with game.placed_for_lookahead(action):
+                ...  # game is in phase 'figure' with the tile placed: read it, copy it
+
+        A bot's look-ahead tries every legal placement; a whole :meth:`copy` per try costs
+        several times the placement itself, as it clones every feature on the board.  Taking a
+        placement back instead costs about as much as making it: only the features next to the
+        tile change (merged, their open edges closed), so only they are saved and restored, with
+        the frontier and what the expansions' ``after_tile_placed`` hooks touch (their state, the
+        scores and events).  The game is left exactly as it was, down to the identity of every
+        feature and the order of every dict.
+
+        Inside the block read the game or copy it, but do not apply anything to it (a
+        :class:`RuntimeError` on exit says so).  An illegal ``action`` raises
+        :class:`IllegalAction` with the game unchanged, as :meth:`apply` does (``action`` is
+        typed ``Any`` so that the compiled build lets anything through to that check).
+        """
+        if self.phase != "tile":
+            raise IllegalAction(
+                f"only a tile placement can be taken back, not a {self.phase} action",
+                params={"phase": self.phase},
+            )
+        saved = self._save_around(action)
+        self._apply_tile(action)
+        try:
+            yield self
+        finally:
+            self._take_back(saved)
 
     def determinized(self, seat: int, rng: random.Random) -> Game:
         """A copy in which everything ``seat`` cannot know is dealt again at random, consistently

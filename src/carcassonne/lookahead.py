@@ -8,11 +8,9 @@ search tries every legal placement this way instead of copying the whole game fo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from .actions import IllegalAction, PlaceTile
+from .actions import PlaceTile
 from .board import DELTAS, OPPOSITE, encode
 from .expansions.actions import Action
 from .expansions.base import Expansion
@@ -21,7 +19,7 @@ from .placement import Placement
 from .state import PlacedTile
 
 if TYPE_CHECKING:
-    from .game import Game
+    pass
 
 # open edges, coats of arms, figure count, city count and marks (see LookAhead._save_around).
 _SavedFeature = tuple[Feature, int, set[int], int, int, int, int, dict[str, int] | None]
@@ -84,38 +82,6 @@ class LookAhead(Placement):
     """Placing a tile for a look-ahead and taking it back."""
 
     __slots__ = ()
-
-    @contextmanager
-    def placed_for_lookahead(self, action: Any) -> Iterator[Game]:
-        """Place the drawn tile as ``action`` says, and take it back when the block ends::
-
-            with game.placed_for_lookahead(action):
-                ...  # game is in phase 'figure' with the tile placed: read it, copy it
-
-        A bot's look-ahead tries every legal placement; a whole :meth:`copy` per try costs
-        several times the placement itself, as it clones every feature on the board.  Taking a
-        placement back instead costs about as much as making it: only the features next to the
-        tile change (merged, their open edges closed), so only they are saved and restored, with
-        the frontier and what the expansions' ``after_tile_placed`` hooks touch (their state, the
-        scores and events).  The game is left exactly as it was, down to the identity of every
-        feature and the order of every dict.
-
-        Inside the block read the game or copy it, but do not apply anything to it (a
-        :class:`RuntimeError` on exit says so).  An illegal ``action`` raises
-        :class:`IllegalAction` with the game unchanged, as :meth:`apply` does (``action`` is
-        typed ``Any`` so that the compiled build lets anything through to that check).
-        """
-        if self.phase != "tile":
-            raise IllegalAction(
-                f"only a tile placement can be taken back, not a {self.phase} action",
-                params={"phase": self.phase},
-            )
-        saved = self._save_around(action)
-        self._apply_tile(action)
-        try:
-            yield cast("Game", self)
-        finally:
-            self._take_back(saved)
 
     def _save_around(self, action: Any) -> TakeBack:
         """What placing ``action``'s tile can change, saved for :meth:`_take_back`."""

@@ -32,7 +32,7 @@ _PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
 _FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
 
 
-def _matches(edges: tuple[int, ...], key: int) -> bool:
+def edges_fit(edges: tuple[int, ...], key: int) -> bool:
     for d in range(4):
         code = (key >> (3 * d)) & 7
         if code and code != edges[d]:
@@ -136,54 +136,6 @@ class Placement(Scoring):
                         )
                     ]
         return placements
-
-    def _apply_tile(self, action: Any) -> None:
-        if not isinstance(action, PlaceTile):
-            raise IllegalAction(
-                f"phase 'tile' expects PlaceTile, not {action!r}", params={"phase": "tile"}
-            )
-        x, y, rotation = action
-        tile = self.current_tile
-        assert tile is not None
-        if rotation not in (0, 90, 180, 270):
-            raise IllegalAction(
-                f"rotation must be 0, 90, 180 or 270, not {rotation!r}", "bad_rotation"
-            )
-        try:
-            pos = encode(x, y)
-        except (ValueError, TypeError):
-            raise IllegalAction(f"square ({x}, {y}) is off the board", "off_board") from None
-        open_square = self.frontier.get(pos)
-        if open_square is None:
-            raise self._why_not_square(pos, x, y)
-        orientation = tile.orientations[rotation // 90]
-        if not _matches(orientation.edges, open_square[0]):
-            raise IllegalAction(
-                f"{tile.id} at rotation {rotation} does not match its neighbours at ({x}, {y})",
-                "tile_mismatch",
-                {"tile": tile.id, "x": x, "y": y, "rotation": rotation},
-            )
-        if self._restrictors:
-            game = cast("Game", self)
-            for ext in self._restrictors:
-                if ext.restricts_placement(game) and not ext.placement_allowed(
-                    game, pos, orientation
-                ):
-                    raise IllegalAction(
-                        f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules",
-                        "placement_rule",
-                        {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
-                    )
-        self.history.append((self.active, action))
-        placed = self._place(pos, orientation, self.active)
-        self.last_placed = placed
-        self.turn += 1
-        if self._after_place:
-            game = cast("Game", self)
-            for ext in self._after_place:
-                ext.after_tile_placed(game, placed)
-        self.phase = "figure"
-        self._legal = None
 
     def _why_not_square(self, pos: int, x: int, y: int) -> IllegalAction:
         square = {"x": x, "y": y}
@@ -333,11 +285,6 @@ class Placement(Scoring):
                 if checks and not self._figure_allowed(figure, feature):
                     continue
                 actions.append(_figure_action(figure, seg.location))
-        hooked = self._figure_exts
-        if hooked:
-            game = cast("Game", self)
-            for ext in hooked:
-                actions.extend(ext.figure_actions(game))
         return actions
 
     def _figure_allowed(self, figure: str, feature: Feature) -> bool:

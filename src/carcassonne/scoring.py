@@ -66,8 +66,8 @@ class Scoring(GameState):
             return 1 + self.ring_count(pos)
         raise ValueError("fields are scored by score_field")
 
-    def _score_turn(self) -> None:
-        """Score what the tile just placed completed, then the expansions' ``after_scoring``."""
+    def _score_turn(self) -> list[Feature]:
+        """Score what the tile just placed completed; the features, for ``after_scoring``."""
         placed = self.last_placed
         assert placed is not None
         seg_feature = self.seg_feature
@@ -92,11 +92,7 @@ class Scoring(GameState):
                         completed.append(feature)
         for feature in completed:
             self.score_feature(feature, "completed")
-        hooked = self._after_scoring
-        if hooked:
-            game = cast("Game", self)
-            for ext in hooked:
-                ext.after_scoring(game, completed)
+        return completed
 
     def score_feature(self, feature: Feature, reason: str) -> ScoreEvent:
         """Pay a road, city or cloister to its majority; completed ones return their figures."""

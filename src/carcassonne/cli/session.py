@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..actions import PASS, PlaceTile
-from ..bots import Bot, make_bot, make_hinting_bot
+from ..bots import Bot, check_bot_spec, make_bot, make_hinting_bot
 from ..bots.expert import HINT_COUNT
 from ..events import ScoreEvent
 from ..game import MAX_PLAYERS, Game, GameOptions, IllegalAction
@@ -331,7 +331,7 @@ class Session:
             return
         seats = [{"name": seat_name(s), "kind": kind} for s, kind in enumerate(self.seats)]
         try:
-            save_record(self.game, self.save_path, seats)
+            save_record(self.game, self.save_path, seats, check_bot_spec)
         except (OSError, ValueError) as exc:
             self.say(self.warn(f"Could not save: {exc}"))
             return

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ..bots import check_bot_spec
 from ..formats.actions import action_to_json
 from ..formats.record import (
     RecordError,
@@ -91,7 +92,7 @@ def _record_seats(room: Room) -> list[dict[str, str]]:
 
 def record_of(room: Room) -> dict[str, Any]:
     _require_finished(room)
-    return record_from_game(room.game, _record_seats(room))
+    return record_from_game(room.game, _record_seats(room), check_bot_spec)
 
 
 def record_file(room: Room) -> bytes:
@@ -111,7 +112,7 @@ def frames_of_record(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProtocolError.of("record_not_object")
     try:
-        record = read_record(data)
+        record = read_record(data, check_bot_spec)
     except RecordError as exc:
         raise ProtocolError.of("bad_record", detail=str(exc)) from None
     if len(record.moves) > MAX_REPLAY_ACTIONS:
