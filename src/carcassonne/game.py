@@ -297,8 +297,9 @@ class Game(LookAhead):
                 legal = cast("list[Action]", self._placements)
             elif phase == "figure":
                 legal = self._figure_actions()
-                for ext in self._figure_exts:  # an expansion's alternatives to a figure
-                    legal.extend(ext.figure_actions(self))
+                if self._figure_exts:  # an expansion's alternatives to a figure
+                    for ext in self._figure_exts:
+                        legal.extend(ext.figure_actions(self))
             elif phase == "over":
                 legal = []
             else:
@@ -355,19 +356,23 @@ class Game(LookAhead):
                 "tile_mismatch",
                 {"tile": tile.id, "x": x, "y": y, "rotation": rotation},
             )
-        for ext in self._restrictors:
-            if ext.restricts_placement(self) and not ext.placement_allowed(self, pos, orientation):
-                raise IllegalAction(
-                    f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules",
-                    "placement_rule",
-                    {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
-                )
+        if self._restrictors:  # (each hook list is tested first: empty is the common case)
+            for ext in self._restrictors:
+                if ext.restricts_placement(self) and not ext.placement_allowed(
+                    self, pos, orientation
+                ):
+                    raise IllegalAction(
+                        f"{tile.id} at ({x}, {y}) rotation {rotation} breaks the {ext.name} rules",
+                        "placement_rule",
+                        {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
+                    )
         self.history.append((self.active, action))
         placed = self._place(pos, orientation, self.active)
         self.last_placed = placed
         self.turn += 1
-        for ext in self._after_place:
-            ext.after_tile_placed(self, placed)
+        if self._after_place:
+            for ext in self._after_place:
+                ext.after_tile_placed(self, placed)
         self.phase = "figure"
         self._legal = None
 
@@ -387,8 +392,9 @@ class Game(LookAhead):
                 if ext.apply_figure_action(self, action):
                     break
         completed = self._score_turn()
-        for ext in self._after_scoring:
-            ext.after_scoring(self, completed)
+        if self._after_scoring:
+            for ext in self._after_scoring:
+                ext.after_scoring(self, completed)
         self._stage = _END_OF_TURN
         self._continue()
 
