@@ -1,14 +1,15 @@
 """The look-ahead take-back: a tile placed for a bot to read the result, then taken back.
 
-:class:`LookAhead` is one link of the game's line of classes (see ``state.py``):
-:meth:`LookAhead.placed_for_lookahead` places the drawn tile and, when the block ends, puts back
-exactly what the placement changed, saved beforehand as a named :class:`TakeBack`.  A bot's
-search tries every legal placement this way instead of copying the whole game for each.
+:class:`LookAhead` is one link of the game's line of classes (see ``state.py``): before
+``Game.placed_for_lookahead`` places the drawn tile it saves what the placement can change as a
+named :class:`TakeBack` (:meth:`LookAhead._save_around`), and when the block ends puts exactly
+that back (:meth:`LookAhead._take_back`).  A bot's search tries every legal placement this way
+instead of copying the whole game for each.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import PlaceTile
 from .board import DELTAS, OPPOSITE, encode
@@ -18,9 +19,7 @@ from .features import Feature
 from .placement import Placement
 from .state import PlacedTile
 
-if TYPE_CHECKING:
-    pass
-
+# A feature next to a look-ahead placement as it was: the feature, its segment count, squares,
 # open edges, coats of arms, figure count, city count and marks (see LookAhead._save_around).
 _SavedFeature = tuple[Feature, int, set[int], int, int, int, int, dict[str, int] | None]
 
