@@ -1,7 +1,12 @@
 """The layout is the architecture: the engine core and the expansions know nothing of the edges.
 
 Formats, bots, the CLI and the web app depend on the engine, never the reverse; otherwise the
-engine could not be used alone (e.g. in a simulation farm without the web dependencies).  And no
+engine could not be used alone (e.g. in a simulation farm without the web dependencies).  Among
+the edges, each knows only those it uses (``ALLOWED_EDGE_IMPORTS``; docs/engine.md draws it):
+
+    cli ──> web, batch, bots, formats     web ──> bots, formats     batch ──> bots, formats
+    env ──> bots                          formats, bots ──> (the engine only)
+  And no
 module imports itself round a circle: every import that runs (at the top of a module or inside
 a function) points one way, so each module can be understood, tested and compiled after the ones
 it uses.  Imports under ``if TYPE_CHECKING:`` never run and only name types for annotations;
@@ -51,6 +56,32 @@ def imported_packages(path: Path) -> set[str]:
 @pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_engine_module_does_not_import_the_edges(path: Path) -> None:
     assert not imported_packages(path) & set(EDGES)
+
+
+#: the edges each edge may import (every edge imports the engine): the CLI runs everything (its
+#: ``serve`` starts the web app), the web app and the batch runner play bots and write records,
+#: the env's single-agent wrapper plays bots for the other seats.  Everything else is forbidden:
+#: formats know no bots (a record's reader is handed the bot check), bots know no edge at all,
+#: nothing but the CLI knows the web, and nothing knows the env or the CLI.
+ALLOWED_EDGE_IMPORTS: dict[str, set[str]] = {
+    "formats": set(),
+    "bots": set(),
+    "batch": {"bots", "formats"},
+    "env": {"bots"},
+    "web": {"bots", "formats"},
+    "cli": {"batch", "bots", "formats", "web"},
+}
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for edge in EDGES for p in (PACKAGE / edge).rglob("*.py")),
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_an_edge_imports_only_the_edges_it_may_know(path: Path) -> None:
+    edge = path.relative_to(PACKAGE).parts[0]
+    others = imported_packages(path) & set(EDGES) - {edge}
+    assert others <= ALLOWED_EDGE_IMPORTS[edge]
 
 
 def test_the_check_sees_edge_imports() -> None:
@@ -211,6 +242,8 @@ def test_the_constant_check_sees_a_copy(tmp_path: Path) -> None:
 
 #: lines past which a module is likely to hold more than one job
 LONG_MODULE = 700
+#: what the docstring of a longer module says, followed by its reason
+LONG_MODULE_REASON = "Longer than 700 lines because"
 
 
 @pytest.mark.parametrize(
@@ -218,3 +251,18 @@ LONG_MODULE = 700
 )
 def test_a_cli_module_is_one_job_of_a_readable_length(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) <= LONG_MODULE
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_a_long_module_says_why_it_is_one_job(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    if len(text.splitlines()) > LONG_MODULE:
+        assert LONG_MODULE_REASON in (ast.get_docstring(ast.parse(text)) or "")
+
+
+def test_map_data_knows_nothing_of_the_game() -> None:
+    # A map describes (its squares, printed tiles and start squares); the game's set-up places.
+    # Not even for a type: a map that is handed the game ends up putting tiles for it.
+    assert "game" not in imported_packages(PACKAGE / "maps.py")

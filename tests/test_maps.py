@@ -410,3 +410,18 @@ def test_unplayable_squares_are_off_the_map_and_close_features() -> None:
     assert encode(1, 2) not in game_map.geometry.squares
     assert game_map.border_sides(encode(0, 2)) == (1, 3)  # E faces the hole, W the edge
     assert 2 not in game_map.border_sides(encode(2, 1))  # a large city is not the border
+
+
+def test_d7_the_map_describes_its_printed_tiles_and_the_set_up_puts_them() -> None:
+    # The map is data: it says which printed tiles stand where; the game puts them, and the two
+    # start tiles on the start squares it uses (the start tile first, then the stack's top).
+    france = load_map("france")
+    printed = france.printed_tiles()
+    assert [pos for pos, _ in printed] == [encode(p.x, p.y) for p in france.geometry.printed]
+    game = Game(map="france", seed=11, players=2)
+    for pos, tile in printed:
+        assert game.board[pos].tile is tile and game.board[pos].seat is None
+    first, second = (france.start_squares[name] for name in game.used_start_squares)
+    assert game.board[first].tile is game.start_tile
+    assert game.board[first].turn == game.board[second].turn == 0
+    assert len(game.board) == len(printed) + 2

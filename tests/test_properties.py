@@ -230,10 +230,12 @@ def test_a_copy_has_every_attribute_of_the_game() -> None:
     game = Game(GameOptions(players=3, map="france", map_chips=True, abbot=True, bets=True, seed=4))
     rng = random.Random(4)
     phases: set[str] = set()
-    # Pure, these are the __slots__; compiled, every native attribute (and the properties).
+    # Pure, these are the __slots__; compiled, every native attribute (and the properties),
+    # on Game and the classes it builds on (state.py declares them).
     names = [
         n
-        for n, v in vars(Game).items()
+        for cls in Game.__mro__
+        for n, v in vars(cls).items()
         if isinstance(v, MemberDescriptorType | GetSetDescriptorType)
     ]
     assert {"board", "seg_feature", "_queue"} <= set(names)

@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from carcassonne.board import encode
-from carcassonne.bots import BOT_NAMES, make_bot
+from carcassonne.bots import BOT_NAMES, check_bot_spec, make_bot
 from carcassonne.cli.main import main
 from carcassonne.events import ScoreEvent
 from carcassonne.formats.record import (
@@ -23,6 +23,7 @@ from carcassonne.formats.record import (
     load_record,
     read_record,
     record_from_game,
+    replay_record,
     save_record,
 )
 from carcassonne.game import Game, GameOptions
@@ -55,8 +56,9 @@ def events_json(game: Game) -> list[dict[str, Any]]:
 
 
 def replay_error(data: dict[str, Any]) -> str:
+    # Read as the replay command and the web upload do: with the bot registry's check.
     with pytest.raises(RecordError) as info:
-        load_record(data)
+        replay_record(read_record(data, check_bot_spec))
     return str(info.value)
 
 
@@ -411,8 +413,8 @@ def test_bad_json(tmp_path):
         (lambda d: d["seats"].pop(), "record: 'seats' lists 1 for 2 players"),
         (
             lambda d: d["seats"][0].update(kind="robot"),
-            "seats[0]: 'kind' must be human or a bot spec (random, greedy, expert, optionally "
-            "with parameters): unknown bot 'robot' (choose from random, greedy, expert)",
+            "seats[0]: 'kind' must be human or a bot spec, optionally with parameters: "
+            "unknown bot 'robot' (choose from random, greedy, expert)",
         ),
     ],
 )
@@ -502,7 +504,7 @@ def test_schema_seat_kinds_match_the_reader(kind):
         "moves": [],
     }
     try:
-        read_record(record)
+        read_record(record, check_bot_spec)
         reader_accepts = True
     except RecordError:
         reader_accepts = False
@@ -515,13 +517,16 @@ def test_a_bot_spec_with_parameters_survives_a_record_round_trip(tmp_path):
     game = Game(players=2, seed=4)
     game.apply(game.legal_actions()[0])
     path = tmp_path / "game.json"
-    save_record(game, path, seats=[{"kind": "expert:seconds=0.5,iterations=9"}, {"kind": "human"}])
-    assert [seat.kind for seat in read_record(path).seats] == [
+    seats = [{"kind": "expert:seconds=0.5,iterations=9"}, {"kind": "human"}]
+    save_record(game, path, seats, check_bot=check_bot_spec)
+    assert [seat.kind for seat in read_record(path, check_bot_spec).seats] == [
         "expert:iterations=9,seconds=0.5",
         "human",
     ]
     with pytest.raises(RecordError, match="expert.* has no parameter 'speed'"):
-        save_record(game, path, seats=[{"kind": "expert:speed=9"}, {"kind": "human"}])
+        save_record(
+            game, path, [{"kind": "expert:speed=9"}, {"kind": "human"}], check_bot=check_bot_spec
+        )
 
 
 # ------------------------------------------------------------------------ the replay command

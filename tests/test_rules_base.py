@@ -19,7 +19,7 @@ from carcassonne import (
     PlaceFigure,
     PlaceTile,
 )
-from carcassonne.game import _fit_table
+from carcassonne.placement import _fit_table
 from carcassonne.tiles import tile_set
 from scenario import assert_refused, paid, scenario, score_events
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import random
+import typing
+
+import pytest
 
 from carcassonne.actions import PlaceFigure
 from carcassonne.game import Game, GameOptions
@@ -25,3 +29,12 @@ def test_a_view_has_exactly_the_keys_of_its_typed_shape() -> None:
         for figure in view["figures"]:
             assert set(figure) == set(FigureView.__required_keys__)
         assert set(view["expansions"]) == {"abbot"}
+
+
+def test_game_view_answers_the_typed_shape_not_a_plain_dict() -> None:
+    # Readers of a view (the CLI, the web, the env) get its keys checked by mypy only if
+    # ``Game.view`` says it returns a GameView; a ``dict[str, Any]`` hides every key.
+    view = Game.view
+    if not inspect.isfunction(view):
+        pytest.skip("the compiled engine keeps no annotations to read")
+    assert typing.get_type_hints(view)["return"] is GameView

@@ -4,12 +4,12 @@ Actions are small immutable tuples so that legal-action lists are cheap to build
 be compared, hashed and stored in game records.  Coordinates and locations follow docs/rules.md §0:
 ``(x, y)`` with y growing south, rotation in clockwise degrees, locations in board orientation.
 Expansions define their own action types in ``expansions/actions.py``, which also names the union
-of them all, ``Action``.
+of them all, ``Action``.  :class:`IllegalAction` is the engine's refusal of one.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class PlaceTile(NamedTuple):
@@ -33,3 +33,24 @@ class Pass(NamedTuple):
 
 
 PASS = Pass()
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now; the game is unchanged.
+
+    ``reason`` names the rule the action breaks and ``params`` the values its message quotes
+    (squares, tile ids, the engine's names of figures, features and expansions), for clients
+    that word the refusal themselves: the web page does, in its player's language.
+    """
+
+    def __init__(
+        self, message: str, reason: str = "not_legal", params: dict[str, Any] | None = None
+    ) -> None:
+        # All three are the exception's args, so that it pickles back whole from a worker
+        # process: the compiled engine's exceptions have no __dict__ to carry the fields.
+        super().__init__(message, reason, params)
+        self.reason = reason
+        self.params: dict[str, Any] = params or {}
+
+    def __str__(self) -> str:
+        return str(self.args[0])

@@ -6,9 +6,10 @@ reconstruction.  Loading validates everything and names the place or field that 
 a bad map silently changes every game played on it.
 
 :func:`load_map` returns a :class:`GameMap`; the core uses its ``geometry`` (playable squares and
-the printed large cities) and lets it set the board up (:meth:`GameMap.put_printed_tiles`,
-:meth:`GameMap.choose_start_squares`, :meth:`GameMap.put_start_tiles`: D6, D7).  The
-towns and their grape colours are for the Map-Chips (``expansions/mapchips.py``).
+the printed large cities) and what it describes to set the board up: the printed tiles
+(:meth:`GameMap.printed_tiles`) and the start squares (:meth:`GameMap.choose_start_squares`,
+D6); the game's set-up places them (D7).  A map knows nothing of the game.  The towns and their
+grape colours are for the Map-Chips (``expansions/mapchips.py``).
 """
 
 from __future__ import annotations
@@ -23,12 +24,10 @@ from .board import OFFSET, Geometry, PrintedTile, encode
 from .geography import Geography, GeographyError, parse_geography
 from .options import GameSetupError
 from .quoting import short_repr
-from .tiles import EDGE_NAMES, printed_city_tile
+from .tiles import EDGE_NAMES, TileType, printed_city_tile
 
 if TYPE_CHECKING:
     import random
-
-    from .game import Game
 
 MAP_FORMAT = "carcassonne-map/1"
 #: the grape colours of Map-Chips France; a town may show one of them
@@ -105,20 +104,13 @@ class GameMap:
             names = (first, second)
         return self.check_start_squares(names)
 
-    def put_printed_tiles(self, game: Game) -> None:
-        """Put the map's large cities on the board, before anything else (their segments are
-        numbered first)."""
-        for printed in self.geometry.printed:
-            tile = printed_city_tile(printed.name, printed.open_edges)
-            game.put_printed_tile(encode(printed.x, printed.y), tile.orientations[0])
-
-    def put_start_tiles(self, game: Game) -> None:
-        """D7: the start tile on the first start square in use, the top tile of the shuffled
-        stack on the second, both at rotation 0."""
-        first, second = (self.start_squares[name] for name in game.used_start_squares)
-        game.put_start_tile(first, game.start_tile)
-        if game.stack:
-            game.put_start_tile(second, game.stack.pop())
+    def printed_tiles(self) -> list[tuple[int, TileType]]:
+        """The map's large cities as tiles, with their squares, in the order they are put on the
+        board before anything else (the game's set-up puts them, and the start tiles: D7)."""
+        return [
+            (encode(p.x, p.y), printed_city_tile(p.name, p.open_edges))
+            for p in self.geometry.printed
+        ]
 
     def town_at(self, pos: int) -> Town | None:
         return self.towns.get(pos)

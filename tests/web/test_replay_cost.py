@@ -38,7 +38,7 @@ def test_compact_frames_rebuild_every_view_and_are_much_smaller() -> None:
     game = long_game()
     actions = [action for _, action in game.history]
     seats = [{"name": f"P{i}", "kind": "human"} for i in range(4)]
-    data = replay.frames(game.options, actions, seats, reveal=True)
+    data = replay.frames(game.options, game.history, seats, reveal=True)
     compact = len(json.dumps(data))
     assert "view" in data["frames"][0] and all("delta" in f for f in data["frames"][1:])
     views = [frame["view"] for frame in expand_frames(data)["frames"]]

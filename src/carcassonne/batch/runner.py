@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from ..bots import make_bot
+from ..bots import check_bot_spec, make_bot
 from ..game import MAX_PLAYERS, Game, GameOptions, GameSummary
 from ..options import DEFAULT_ON, SWITCHES
 from .tallies import Tallies, tally_game
@@ -139,7 +139,7 @@ def save_game_record(game: Game, bots: tuple[str, ...], path: Path) -> None:
     # Imported here: records are optional output and the module is not needed otherwise.
     from ..formats.record import save_record
 
-    save_record(game, path, seats=[{"kind": name} for name in bots])
+    save_record(game, path, [{"kind": name} for name in bots], check_bot=check_bot_spec)
 
 
 def batch_size(count: int, workers: int) -> int:

@@ -15,6 +15,7 @@ import argparse
 import json
 from typing import Any
 
+from ..bots import check_bot_spec
 from ..events import ScoreEvent
 from ..expansions.registry import EXPANSIONS, VARIANTS
 from ..formats.record import Record, read_record, replay_record
@@ -35,7 +36,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    record = read_record(args.file)  # a RecordError is reported by main, exit status 1
+    # A RecordError (a bad bot seat too) is reported by main, exit status 1.
+    record = read_record(args.file, check_bot_spec)
     game = replay_record(record)
     if args.json:
         print(json.dumps(replay_json(record, game), indent=2))

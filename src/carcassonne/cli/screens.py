@@ -68,7 +68,9 @@ def scores_lines(game: Game, names: Sequence[str], colour: bool) -> list[str]:
     figure_types = list(dict.fromkeys(f for supply in game.supply for f in supply))
     width = max(len(n) for n in names) + 2
     # Traders & Builders: every seat's trade goods are public (docs/rules.md §12)
-    goods = game.view(None)["expansions"].get("traders_builders", {}).get("goods")
+    goods: list[dict[str, int]] = (
+        game.view(None)["expansions"].get("traders_builders", {}).get("goods") or []
+    )
     kinds = list(goods[0]) if goods else []
     header = (
         "   "

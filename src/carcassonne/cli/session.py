@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ..actions import PASS, PlaceTile
-from ..bots import Bot, make_bot, make_hinting_bot
+from ..bots import Bot, check_bot_spec, make_bot, make_hinting_bot
 from ..bots.expert import HINT_COUNT
 from ..events import ScoreEvent
 from ..game import MAX_PLAYERS, Game, GameOptions, IllegalAction
@@ -418,7 +418,7 @@ class Session:
         seats = [{"name": seat_name(s), "kind": kind} for s, kind in enumerate(self.seats)]
         try:
             table = self.table.record() if self.table.shows_anything() else None
-            save_record(self.game, self.save_path, seats, table)
+            save_record(self.game, self.save_path, seats, table, check_bot=check_bot_spec)
         except (OSError, ValueError) as exc:
             self.say(self.warn(f"Could not save: {exc}"))
             return

@@ -29,13 +29,12 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..actions import PASS, Pass, PlaceFigure, PlaceTile
-from ..bots import BOT_NAMES, check_bot_spec
 from ..clocks import TimeControlError
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
@@ -161,10 +160,17 @@ class Record:
 # ---------------------------------------------------------------------------------- reading
 
 
-def read_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Record:
-    """Read and check a record (a path to a JSON file, or the decoded JSON) without replaying it."""
+#: a bot spec -> its canonical form, ValueError if bad: the callers hand in bots.check_bot_spec
+BotCheck = Callable[[str], str]
+
+
+def read_record(
+    source: str | os.PathLike[str] | Mapping[str, Any], check_bot: BotCheck | None = None
+) -> Record:
+    """Read and check a record (a path to a JSON file, or the decoded JSON) without replaying it;
+    with ``check_bot``, its bot seats too (else a bot spec is kept as written)."""
     if isinstance(source, Mapping):
-        return parse_record(source)
+        return parse_record(source, check_bot)
     path = Path(source)
     try:
         with path.open("rb") as file:
@@ -185,7 +191,7 @@ def read_record(source: str | os.PathLike[str] | Mapping[str, Any]) -> Record:
         raise RecordError(
             f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
-    return parse_record(data)
+    return parse_record(data, check_bot)
 
 
 def _is_int(value: Any) -> bool:
@@ -238,7 +244,7 @@ def _tile_id(value: Any, where: str) -> str:
     return value
 
 
-def parse_record(data: Any) -> Record:
+def parse_record(data: Any, check_bot: BotCheck | None = None) -> Record:
     """Check the shape of decoded record JSON; every error names the key or move at fault."""
     # The format first: a file of another kind is named as such, not picked apart key by key.
     if isinstance(data, dict) and data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
@@ -250,7 +256,7 @@ def parse_record(data: Any) -> Record:
     info = data.get("info", {})
     if not isinstance(info, dict) or not all(isinstance(v, str) for v in info.values()):
         raise RecordError("record: 'info' must be an object of strings")
-    seats = _parse_seats(data.get("seats"))
+    seats = _parse_seats(data.get("seats"), check_bot)
     options = _parse_options(data.get("options", {}), seats)
     seed = data.get("seed")
     if seed is not None and not _is_int(seed):
@@ -291,7 +297,7 @@ def _parse_moves(moves: list[Any], players: int) -> tuple[Move, ...]:
     return tuple(_parse_move(raw, i + 1, players) for i, raw in enumerate(moves))
 
 
-def _parse_seats(raw: Any) -> tuple[Seat, ...]:
+def _parse_seats(raw: Any, check_bot: BotCheck | None) -> tuple[Seat, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -303,12 +309,16 @@ def _parse_seats(raw: Any) -> tuple[Seat, ...]:
         name = _str(seat, "name", where) if "name" in seat else None
         kind = seat.get("kind", "human")
         if kind != "human":
+            if not isinstance(kind, str):
+                raise RecordError(
+                    f"{where}: 'kind' must be human or a bot spec, not {short_repr(kind)}"
+                )
             try:
-                kind = check_bot_spec(kind)
+                kind = kind if check_bot is None else check_bot(kind)
             except ValueError as exc:
                 raise RecordError(
-                    f"{where}: 'kind' must be human or a bot spec ({', '.join(BOT_NAMES)}, "
-                    f"optionally with parameters): {exc}"
+                    f"{where}: 'kind' must be human or a bot spec, optionally with parameters: "
+                    f"{exc}"
                 ) from None
         seats.append(Seat(name, kind))
     return tuple(seats)
@@ -732,8 +742,11 @@ def record_from_game(
     game: Game,
     seats: Sequence[Mapping[str, str] | Seat] | None = None,
     table: TableRecord | None = None,
+    *,
+    check_bot: BotCheck | None = None,
 ) -> dict[str, Any]:
-    """The record of ``game`` so far (options, seats, every move and discard, the result).
+    """The record of ``game`` so far (options, seats, every move and discard, the result); with
+    ``check_bot``, the bot seats checked and written in their canonical form.
 
     Every :class:`Game` has a seed (one is drawn when none is given), so the record reproduces
     the draw order and any other setup chance, such as the Map-Chips layout.  ``table``: the
@@ -744,7 +757,7 @@ def record_from_game(
     record: dict[str, Any] = {"format": RECORD_FORMAT, "options": options_to_json(options)}
     if seats:
         # The seats go through the reader's checks, so a written record always reads back.
-        checked = _parse_seats([_seat_json(seat) for seat in seats])
+        checked = _parse_seats([_seat_json(seat) for seat in seats], check_bot)
         if len(checked) != game.players:
             raise RecordError(f"{len(checked)} seats given for {game.players} players")
         record["seats"] = [_seat_json(seat) for seat in checked]
@@ -765,7 +778,7 @@ def record_from_game(
     record["result"] = {"scores": list(game.scores), "finished": game.is_over}
     if table is not None:
         # A written record always reads back: the table's part goes through the reader's checks.
-        written = _parse_seats(record.get("seats"))
+        written = _parse_seats(record.get("seats"), None)
         _parse_table(record, _parse_moves(record["moves"], game.players), written, game.players)
         if table.changes:
             record["result"]["standings"] = standings_of(game, table)
@@ -853,9 +866,12 @@ def save_record(
     path: str | os.PathLike[str],
     seats: Sequence[Mapping[str, str] | Seat] | None = None,
     table: TableRecord | None = None,
+    *,
+    check_bot: BotCheck | None = None,
 ) -> None:
     """Write the record of ``game`` as indented JSON, one move per line."""
-    Path(path).write_text(dumps_record(record_from_game(game, seats, table)), encoding="utf-8")
+    record = record_from_game(game, seats, table, check_bot=check_bot)
+    Path(path).write_text(dumps_record(record), encoding="utf-8")
 
 
 def dumps_record(record: dict[str, Any]) -> str:

@@ -18,8 +18,10 @@ unfinished record keeps them face down, as its players saw them.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ..bots import check_bot_spec
 from ..formats.actions import action_to_json
 from ..formats.record import (
     RecordError,
@@ -29,6 +31,8 @@ from ..formats.record import (
     replay_record,
 )
 from ..game import Game, GameOptions, GameSummary
+from ..replaying import Move, replay_onto
+from ..views import GameView
 from .protocol import (
     MAX_NAME_LENGTH,
     ProtocolError,
@@ -88,7 +92,7 @@ def _record_seats(room: Room) -> list[dict[str, str]]:
 
 def record_of(room: Room) -> dict[str, Any]:
     _require_finished(room)
-    return record_from_game(room.game, _record_seats(room))
+    return record_from_game(room.game, _record_seats(room), check_bot=check_bot_spec)
 
 
 def record_file(room: Room) -> bytes:
@@ -99,15 +103,16 @@ def record_file(room: Room) -> bytes:
 def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
     seats = [seat_public(i, s["name"], s["kind"], s["bot"]) for i, s in enumerate(room.seats)]
-    actions = [a for _, a in room.game.history]
-    return frames(room.game.options, actions, seats, reveal=True, seed_chosen=room.seed_chosen)
+    return frames(
+        room.game.options, room.game.history, seats, reveal=True, seed_chosen=room.seed_chosen
+    )
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProtocolError.of("record_not_object")
     try:
-        record = read_record(data)
+        record = read_record(data, check_bot_spec)
     except RecordError as exc:
         raise ProtocolError.of("bad_record", detail=str(exc)) from None
     if len(record.moves) > MAX_REPLAY_ACTIONS:
@@ -129,10 +134,10 @@ def frames_of_record(data: Any) -> dict[str, Any]:
         # default name, which the page shows in the viewer's language.
         kind, bot = ("human", None) if seat.kind == "human" else ("bot", seat.kind)
         seats.append(seat_public(i, seat.name or default_seat_name(i, kind, bot), kind, bot))
-    return frames(game.options, [a for _, a in game.history], seats, reveal=game.is_over)
+    return frames(game.options, game.history, seats, reveal=game.is_over)
 
 
-def revealed_view(game: Game) -> dict[str, Any]:
+def revealed_view(game: Game) -> GameView:
     """The spectator's view with every betting chip on an office face up.
 
     Each seat's own view shows the values of its own chips (docs/rules.md D2), so the owners' views
@@ -154,7 +159,7 @@ def revealed_view(game: Game) -> dict[str, Any]:
     return view
 
 
-def view_delta(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+def view_delta(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     """How to get ``after`` from ``before``, both JSON objects: ``set`` holds the values that
     changed, ``append`` the items added at the end of lists that only grew (the tiles, the
     figures), ``patch`` the deltas of objects that changed inside (the expansions), ``drop`` the
@@ -198,14 +203,14 @@ def apply_delta(before: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any]
 
 def frames(
     options: GameOptions,
-    actions: list[Any],
+    moves: Sequence[Move],
     seats: list[dict[str, Any]],
     *,
     reveal: bool = False,
     seed_chosen: bool = False,
 ) -> dict[str, Any]:
-    """Replay ``actions`` from the start, keeping the spectator's view after each one
-    (with ``reveal``, every betting chip face up: for games that are over)."""
+    """Replay ``moves`` (``Game.history``'s) from the start, keeping the spectator's view after
+    each one (with ``reveal``, every betting chip face up: for games that are over)."""
     game = Game(options)
     if not seats:
         seats = [
@@ -215,7 +220,7 @@ def frames(
     shown = 0
     out = []
 
-    previous: dict[str, Any] | None = None
+    previous: GameView | None = None
 
     def frame(seat: int | None, action: Any) -> None:
         nonlocal shown, previous
@@ -233,11 +238,13 @@ def frames(
         previous = view
         shown = len(game.events)
 
+    def framed() -> Iterator[Move]:
+        for seat, action in moves:
+            yield seat, action
+            frame(seat, action)  # the replay asks for the next move once this one is applied
+
     frame(None, None)
-    for action in actions:
-        seat = game.to_move
-        game.apply(action)
-        frame(seat, action)
+    replay_onto(game, framed())
     summary = GameSummary.of(game)
     return {
         "game": {

@@ -243,7 +243,8 @@ class Room:
 
     def _state(self, seat: int | None, events_from: int) -> dict[str, Any]:
         game = self.game
-        view = game.view(seat)
+        # The page reads the legal actions of the seat to move inside its view.
+        view: dict[str, Any] = {**game.view(seat)}
         if seat is not None and seat == game.to_move and self.live:
             view["legal_actions"] = [action_to_json(a) for a in game.legal_actions()]
         message: dict[str, Any] = {

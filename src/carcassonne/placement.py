@@ -1,0 +1,361 @@
+"""Placement: where the drawn tile may go and where a figure may stand, and putting them there.
+
+:class:`Placement` is one link of the game's line of classes (see ``state.py``).  It keeps the
+board's features up to date incrementally as each tile lands (:meth:`Placement._place`: a
+segment joins its neighbours' features, their open edges close), keeps the frontier of open
+squares with their edge constraints, and finds the legal placements from per-tile fit tables
+(one list index per open square), so nothing is ever re-traced.  It also lists the figure
+placements of the tile just placed and says, for a refused move, which rule it breaks.  This is
+the hottest code of a simulation: measure before changing it (benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any, cast
+
+from .actions import PASS, IllegalAction, PlaceFigure, PlaceTile
+from .board import DELTAS, OPPOSITE, decode, encode
+from .expansions.actions import Action
+from .features import Feature
+from .scoring import Scoring
+from .state import PlacedTile
+from .tiles import BORDER, CITY, KIND_NAMES, Orientation, TileType
+
+if TYPE_CHECKING:
+    from .game import Game
+
+# tile index -> list indexed by edge constraint (3 bits per side) -> rotation indices that fit
+_FIT_TABLES: dict[int, list[tuple[int, ...]]] = {}
+# pos -> the four PlaceTile actions on that square, shared by every game
+_PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
+_FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
+
+
+def edges_fit(edges: tuple[int, ...], key: int) -> bool:
+    for d in range(4):
+        code = (key >> (3 * d)) & 7
+        if code and code != edges[d]:
+            return False
+    return True
+
+
+def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
+    """For every possible edge constraint, the distinct rotations of ``tile`` that satisfy it.
+
+    Built once per tile type (4096 small entries), so finding legal placements is one list
+    index per open square.  A constraint holds 3 bits per side, 0 for a side with no neighbour;
+    an orientation satisfies exactly the 16 constraints that, side by side, either leave the
+    side open or demand its own edge, so those are enumerated directly (testing every
+    orientation against all 4096 keys cost ~20 ms per tile type, half a second per process).
+    """
+    table = _FIT_TABLES.get(tile.index)
+    if table is None:
+        table = [()] * (1 << 12)
+        for o in tile.distinct_orientations:
+            sides = [(0, code << (3 * d)) for d, code in enumerate(o.edges)]
+            for key in {sum(choice) for choice in itertools.product(*sides)}:
+                table[key] += (o.rotation // 90,)
+        _FIT_TABLES[tile.index] = table
+    return table
+
+
+def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
+    """The four PlaceTile actions of a square, made once and shared by every game."""
+    actions = _PLACE_ACTIONS.get(pos)
+    if actions is None:
+        x, y = decode(pos)
+        actions = _PLACE_ACTIONS[pos] = tuple(PlaceTile(x, y, r) for r in (0, 90, 180, 270))
+    return actions
+
+
+def _figure_action(figure: str, location: str) -> PlaceFigure:
+    action = _FIGURE_ACTIONS.get((figure, location))
+    if action is None:
+        action = _FIGURE_ACTIONS[(figure, location)] = PlaceFigure(figure, location)
+    return action
+
+
+def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for mark in marks:
+        counts[mark] = counts.get(mark, 0) + 1
+    return counts
+
+
+class Placement(Scoring):
+    """Putting tiles and figures on the board.  Expansion hooks are handed the game itself
+    (``cast``, as in :class:`~.scoring.Scoring`)."""
+
+    __slots__ = ()
+
+    def put_start_tile(self, pos: int, tile: TileType | None) -> None:
+        """Put a tile before the first turn, nobody's, at rotation 0 (a start tile).
+
+        A start square on a map's border (or by a large city) can close a start tile's road or
+        city before the first turn: it is complete from then on, e.g. for farmers; nobody stands
+        on it, so nothing scores.
+        """
+        assert tile is not None
+        placed = self._place(pos, tile.orientations[0], None)
+        for i in placed.orientation.closable:
+            feature = self.seg_feature[placed.base + i]
+            if feature.open == 0:
+                feature.complete = True
+
+    def put_printed_tile(self, pos: int, orientation: Orientation) -> None:
+        """Put a tile printed on the board (a map's large city) before anything is placed.
+
+        It anchors placements only once a played tile reaches it (D9), see :meth:`_activate`.
+        """
+        base = len(self.seg_feature)
+        self.board[pos] = PlacedTile(pos, orientation, base, 0, None)
+        seg = orientation.segments[0]
+        self.seg_feature.append(Feature(CITY, [base], {pos}, len(seg.edges), 0, [], []))
+        self.seg_pos.append(pos)
+        self._inactive.add(pos)
+
+    def _legal_placements(self, tile: TileType) -> list[PlaceTile]:
+        table = _fit_table(tile)
+        placements: list[PlaceTile] = []
+        append = placements.append
+        for key, actions in self.frontier.values():
+            rotations = table[key]
+            if rotations:
+                for r in rotations:
+                    append(actions[r])
+        if self._restrictors:
+            game = cast("Game", self)
+            for ext in self._restrictors:
+                if ext.restricts_placement(game):
+                    placements = [
+                        a
+                        for a in placements
+                        if ext.placement_allowed(
+                            game, encode(a.x, a.y), tile.orientations[a.rotation // 90]
+                        )
+                    ]
+        return placements
+
+    def _why_not_square(self, pos: int, x: int, y: int) -> IllegalAction:
+        square = {"x": x, "y": y}
+        if pos in self.board:
+            return IllegalAction(f"square ({x}, {y}) is already occupied", "square_taken", square)
+        if not self.geometry.playable(pos):
+            return IllegalAction(
+                f"square ({x}, {y}) is not on the {self.geometry.name} board", "off_map", square
+            )
+        return IllegalAction(
+            f"square ({x}, {y}) does not touch a placed tile", "not_adjacent", square
+        )
+
+    def _place(self, pos: int, orientation: Orientation, seat: int | None) -> PlacedTile:
+        board = self.board
+        seg_feature = self.seg_feature
+        base = len(seg_feature)
+        placed = PlacedTile(pos, orientation, base, self.turn, seat)
+        board[pos] = placed
+        for seg in orientation.segments:
+            seg_feature.append(
+                Feature(
+                    seg.kind,
+                    [len(seg_feature)],
+                    {pos},
+                    len(seg.edges),
+                    seg.coat_of_arms,
+                    [],
+                    [base + c for c in seg.cities] if seg.cities else [],
+                    False,
+                    _mark_counts(seg.marks) if seg.marks else None,
+                )
+            )
+            self.seg_pos.append(pos)
+        if orientation.cloisters:
+            self._open_cloisters[pos] = tuple(base + i for i in orientation.cloisters)
+        frontier = self.frontier
+        frontier.pop(pos, None)
+        squares = self._squares
+        inactive = self._inactive
+        merge = self._merge
+        for d, od, edge, mine, left, right in orientation.sides:
+            q = pos + DELTAS[d]
+            neighbour = board.get(q)
+            if neighbour is None:
+                if squares is None or q in squares:
+                    open_square = frontier.get(q)
+                    if open_square is not None:  # only this tile's side changed for q
+                        frontier[q] = (open_square[0] | (edge << (3 * od)), open_square[1])
+                    elif inactive:  # q may also touch a printed tile: read every side
+                        frontier[q] = self._open_square(q)
+                    else:  # a new open square: this tile is its only neighbour
+                        frontier[q] = (edge << (3 * od), _PLACE_ACTIONS.get(q) or _place_actions(q))
+                elif mine >= 0:  # runs into the map border: closed on this side
+                    seg_feature[base + mine].open -= 1
+                continue
+            other = neighbour.orientation
+            if other.edges[od] == BORDER:
+                if mine >= 0:
+                    seg_feature[base + mine].open -= 1
+                continue
+            if mine >= 0:
+                a = seg_feature[base + mine]
+                b = seg_feature[neighbour.base + other.edge_segment[od]]
+                if a is not b:
+                    a = merge(a, b)
+                a.open -= 2
+            if left >= 0:
+                a = seg_feature[base + left]
+                b = seg_feature[neighbour.base + other.half_segment[2 * od + 1]]
+                if a is not b:
+                    merge(a, b)
+            if right >= 0:
+                a = seg_feature[base + right]
+                b = seg_feature[neighbour.base + other.half_segment[2 * od]]
+                if a is not b:
+                    merge(a, b)
+            if inactive and q in inactive:
+                self._activate(q)
+        return placed
+
+    def _activate(self, pos: int) -> None:
+        """A played tile reached a printed tile: from now on it anchors placements too."""
+        self._inactive.discard(pos)
+        edges = self.board[pos].orientation.edges
+        for d in range(4):
+            q = pos + DELTAS[d]
+            # D9: its closed sides are map border, which anchors nothing
+            if edges[d] != BORDER and q not in self.board and self.geometry.playable(q):
+                self.frontier[q] = self._open_square(q)
+
+    def _open_square(self, pos: int) -> tuple[int, tuple[PlaceTile, ...]]:
+        """The frontier entry of an empty square, its constraint read from its neighbours."""
+        board = self.board
+        key = 0
+        for d in range(4):
+            neighbour = board.get(pos + DELTAS[d])
+            if neighbour is not None:
+                code = neighbour.orientation.edges[OPPOSITE[d]]
+                if code != BORDER:
+                    key |= code << (3 * d)
+        return key, _place_actions(pos)
+
+    def _merge(self, a: Feature, b: Feature) -> Feature:
+        if len(a.segments) < len(b.segments):
+            a, b = b, a
+        seg_feature = self.seg_feature
+        for g in b.segments:
+            seg_feature[g] = a
+        a.segments.extend(b.segments)
+        a.squares |= b.squares
+        a.open += b.open
+        a.coat_of_arms += b.coat_of_arms
+        if b.figures:
+            a.figures.extend(b.figures)
+        if b.cities:
+            a.cities.extend(b.cities)
+        if b.marks is not None:
+            marks = a.marks
+            if marks is None:
+                a.marks = b.marks.copy()
+            else:
+                for mark, n in b.marks.items():
+                    marks[mark] = marks.get(mark, 0) + n
+        return a
+
+    def _figure_actions(self) -> list[Action]:
+        placed = self.last_placed
+        assert placed is not None
+        segments = placed.orientation.segments
+        base = placed.base
+        seg_feature = self.seg_feature
+        supply = self.supply[self.active]
+        actions: list[Action] = [PASS]
+        checks = self._figure_checks
+        joining = self.joining_figures
+        for figure, kinds in self.figure_kinds.items():
+            if supply.get(figure, 0) <= 0:
+                continue
+            joins = figure in joining
+            for i, seg in enumerate(segments):
+                if seg.kind not in kinds:
+                    continue
+                feature = seg_feature[base + i]
+                if feature.figures and not joins:
+                    continue
+                if checks and not self._figure_allowed(figure, feature):
+                    continue
+                actions.append(_figure_action(figure, seg.location))
+        return actions
+
+    def _figure_allowed(self, figure: str, feature: Feature) -> bool:
+        game = cast("Game", self)
+        seat = self.active
+        return all(ext.figure_allowed(game, seat, figure, feature) for ext in self._figure_checks)
+
+    def _canonical_figure_action(self, action: PlaceFigure) -> PlaceFigure:
+        """Name a feature by its canonical location: any edge of a city or road names it."""
+        placed = self.last_placed
+        assert placed is not None
+        index = placed.orientation.locations.get(action.location)
+        if index is None:
+            return action
+        return _figure_action(action.figure, placed.orientation.segments[index].location)
+
+    def _why_not_figure(self, action: Any) -> IllegalAction:
+        not_legal = IllegalAction(
+            f"{action!r} is not a legal action in phase 'figure'", params={"phase": "figure"}
+        )
+        if not isinstance(action, PlaceFigure):
+            return not_legal
+        placed = self.last_placed
+        assert placed is not None
+        figure = {"figure": action.figure}
+        if action.figure not in self.figure_kinds:
+            return IllegalAction(
+                f"there is no figure type {action.figure!r} in this game", "no_such_figure", figure
+            )
+        if self.supply[self.active].get(action.figure, 0) <= 0:
+            return IllegalAction(
+                f"seat {self.active} has no {action.figure} left", "no_figure_left", figure
+            )
+        index = placed.orientation.locations.get(action.location)
+        if index is None:
+            return IllegalAction(
+                f"the tile just placed has no feature at {action.location!r}",
+                "no_feature",
+                {"location": action.location},
+            )
+        seg = placed.orientation.segments[index]
+        kind = KIND_NAMES[seg.kind]
+        spot = {**figure, "feature": kind, "location": action.location}
+        if seg.kind not in self.figure_kinds[action.figure]:
+            return IllegalAction(
+                f"a {action.figure} cannot stand on a {kind}", "wrong_feature", spot
+            )
+        feature = self.seg_feature[placed.base + index]
+        if feature.figures and action.figure not in self.joining_figures:
+            return IllegalAction(
+                f"the {kind} at {action.location} is already occupied", "feature_taken", spot
+            )
+        game = cast("Game", self)
+        for ext in self._figure_checks:
+            if not ext.figure_allowed(game, self.active, action.figure, feature):
+                return IllegalAction(
+                    f"the {ext.name} rules do not allow a {action.figure} on the {kind} "
+                    f"at {action.location} now",
+                    "figure_rule",
+                    {**spot, "rule": ext.name},
+                )
+        return not_legal
+
+    def put_figure(self, seat: int, figure: str, segment: int) -> None:
+        self.supply[seat][figure] -= 1
+        self.seg_feature[segment].figures.append((seat, figure, segment))
+        self.figures[segment] = (seat, figure)
+
+    def remove_figure(self, segment: int) -> None:
+        """Take one figure off the board back to its owner (the abbot's recall)."""
+        seat, figure = self.figures.pop(segment)
+        feature = self.seg_feature[segment]
+        feature.figures = [f for f in feature.figures if f[2] != segment]
+        self.supply[seat][figure] += 1

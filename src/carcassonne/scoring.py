@@ -1,0 +1,219 @@
+"""Scoring: what a feature is worth and who is paid, when a tile completes it or the game ends.
+
+:class:`Scoring` is one link of the game's line of classes (see ``state.py``): the methods that
+value features (with the expansions' ``adjust_value`` hooks), pay their majority (with the
+``adjust_points`` hooks), return the figures of completed ones, and find features for the
+scorers and the bots.  The value rules are docs/rules.md §3; ``tests/reference.py`` scores every
+game again from scratch to check them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from .board import RING, encode
+from .events import ScoreEvent
+from .features import Feature
+from .state import GameState
+from .tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD
+
+if TYPE_CHECKING:
+    from .game import Game
+
+CLOISTERS = (MONASTERY, GARDEN)
+#: a square and the eight around it: the cloisters a tile can complete
+_SELF_AND_RING = (0, *RING)
+
+
+class Scoring(GameState):
+    """Valuing and paying features.  Expansion hooks are handed the game itself (``cast``:
+    every game state is the :class:`~.game.Game` it is a part of), only when there are any."""
+
+    __slots__ = ()
+
+    def ring_count(self, pos: int) -> int:
+        """How many of the 8 squares around ``pos`` hold a tile."""
+        board = self.board
+        count = 0
+        for d in RING:  # a plain loop: a generator costs more than the 8 lookups
+            if pos + d in board:
+                count += 1
+        return count
+
+    def feature_value(self, feature: Feature, final: bool) -> int:
+        """What a feature pays now: completed (``final=False``) or at the end of the game."""
+        value = self._core_value(feature, final)
+        hooked = self._value_hooks
+        if hooked:
+            game = cast("Game", self)
+            for ext in hooked:
+                value = ext.adjust_value(game, feature, final, value)
+        return value
+
+    def _core_value(self, feature: Feature, final: bool) -> int:
+        kind = feature.kind
+        tiles = len(feature.squares)
+        if kind == CITY:
+            if final or (tiles == 2 and self.small_city_scores_2):
+                return tiles + feature.coat_of_arms  # the variant: a small city pays as unfinished
+            return (tiles + feature.coat_of_arms) * 2
+        if kind == ROAD:
+            return tiles
+        if kind in CLOISTERS:
+            if feature.complete:
+                return 9
+            (pos,) = feature.squares
+            return 1 + self.ring_count(pos)
+        raise ValueError("fields are scored by score_field")
+
+    def _score_turn(self) -> list[Feature]:
+        """Score what the tile just placed completed; the features, for ``after_scoring``."""
+        placed = self.last_placed
+        assert placed is not None
+        seg_feature = self.seg_feature
+        completed: list[Feature] = []
+        base = placed.base
+        for i in placed.orientation.closable:
+            feature = seg_feature[base + i]
+            if feature.open == 0 and not feature.complete:
+                feature.complete = True
+                completed.append(feature)
+        open_cloisters = self._open_cloisters
+        if open_cloisters:
+            pos = placed.pos
+            for d in _SELF_AND_RING:
+                q = pos + d
+                segments = open_cloisters.get(q)
+                if segments is not None and self.ring_count(q) == 8:
+                    del open_cloisters[q]
+                    for g in segments:
+                        feature = seg_feature[g]
+                        feature.complete = True
+                        completed.append(feature)
+        for feature in completed:
+            self.score_feature(feature, "completed")
+        return completed
+
+    def score_feature(self, feature: Feature, reason: str) -> ScoreEvent:
+        """Pay a road, city or cloister to its majority; completed ones return their figures."""
+        final = reason == "final"
+        points = self.feature_value(feature, final)
+        paid = self._pay(feature, final, points)
+        source = feature.kind_name
+        detail: dict[str, Any] = {"value": points}
+        kind = feature.kind
+        if kind in (CITY, ROAD):
+            # What each tile (and coat of arms) paid, for the log to state: 2 or 1 for a city
+            # (1 for a small one with the variant), 1 for a road, or an expansion's own rate
+            units = len(feature.squares) + (feature.coat_of_arms if kind == CITY else 0)
+            detail["per_tile"] = points // units
+        marks = feature.marks
+        if marks is not None:
+            detail["marks"] = dict(marks)
+            for mark in self._scoring_marks:
+                if mark in marks:
+                    source = mark
+                    break
+        event = ScoreEvent(
+            turn=self.turn,
+            source=source,
+            reason=reason,
+            points=paid,
+            tiles=len(feature.squares),
+            coats_of_arms=feature.coat_of_arms,
+            figures=feature.figure_counts(),
+            square_codes=tuple(sorted(feature.squares)),
+            detail=detail,
+        )
+        self.events.append(event)
+        if reason != "final":
+            self.return_figures(feature)
+        return event
+
+    def score_field(self, feature: Feature) -> ScoreEvent:
+        cities = self.bordering_cities(feature)
+        complete = [c for c in cities if c.complete]
+        points = 3 * len(complete)
+        hooked = self._value_hooks
+        if hooked:
+            game = cast("Game", self)
+            for ext in hooked:
+                points = ext.adjust_value(game, feature, True, points)
+        paid = self._pay(feature, True, points)
+        detail: dict[str, Any] = {"completed_cities": len(complete), "value": points}
+        if complete:
+            # What each winner got per city, for the log to state: 3, or 4 with a pig (D45)
+            detail["per_city"] = {seat: got // len(complete) for seat, got in paid.items()}
+        event = ScoreEvent(
+            turn=self.turn,
+            source="field",
+            reason="final",
+            points=paid,
+            figures=feature.figure_counts(),
+            square_codes=tuple(sorted(feature.squares)),
+            detail=detail,
+        )
+        self.events.append(event)
+        return event
+
+    def majority(self, feature: Feature) -> list[int]:
+        """The seats that would score ``feature`` now (weighing figures as this game does)."""
+        return feature.majority(self.figure_strength)
+
+    def _pay(self, feature: Feature, final: bool, points: int) -> dict[int, int]:
+        paid = {seat: points for seat in feature.majority(self.figure_strength)}
+        hooked = self._points_hooks
+        if hooked:
+            game = cast("Game", self)
+            for ext in hooked:
+                ext.adjust_points(game, feature, final, paid)
+        scores = self.scores
+        for seat, n in paid.items():
+            scores[seat] += n
+        return paid
+
+    def bordering_cities(self, feature: Feature) -> list[Feature]:
+        seen: dict[int, Feature] = {}
+        for g in feature.cities:
+            city = self.seg_feature[g]
+            seen[id(city)] = city
+        return list(seen.values())
+
+    def features(self) -> list[Feature]:
+        """Every distinct feature on the board."""
+        seen: dict[int, Feature] = {}
+        for feature in self.seg_feature:
+            seen[id(feature)] = feature
+        return list(seen.values())
+
+    def features_at(self, x: int, y: int) -> list[tuple[str, Feature]]:
+        """(location, feature) for each segment of the tile on square (x, y)."""
+        placed = self.board[encode(x, y)]
+        return [
+            (seg.location, self.seg_feature[placed.base + i])
+            for i, seg in enumerate(placed.orientation.segments)
+        ]
+
+    def feature_at(self, x: int, y: int, location: str) -> Feature:
+        placed = self.board[encode(x, y)]
+        return self.seg_feature[placed.base + placed.orientation.locations[location]]
+
+    def _final_scoring(self) -> None:
+        features = self.features()
+        for feature in features:
+            if feature.figures and not feature.complete and feature.kind != FIELD:
+                self.score_feature(feature, "final")
+        for feature in features:
+            if feature.figures and feature.kind == FIELD:
+                self.score_field(feature)
+
+    def return_figures(self, feature: Feature) -> None:
+        for seat, figure, segment in feature.figures:
+            self.supply[seat][figure] += 1
+            del self.figures[segment]
+        feature.figures = []
+
+    def add_points(self, seat: int, points: int, source: str, reason: str, **detail: Any) -> None:
+        """Pay points that do not come from a feature (bets, map chips, wine)."""
+        self.scores[seat] += points
+        self.events.append(ScoreEvent(self.turn, source, reason, {seat: points}, detail=detail))
