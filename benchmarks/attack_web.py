@@ -888,7 +888,7 @@ def statuses(answers: list[Any]) -> str:
     "headers",
 )
 async def inputs(ctx: Context) -> dict[str, str]:
-    from carcassonne.formats.record import record_from_game
+    from carcassonne.formats.record_writer import record_from_game
     from carcassonne.game import Game
 
     game = Game(players=2, stack=("base/E", "base/U"))

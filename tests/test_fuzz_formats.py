@@ -142,7 +142,7 @@ def test_malformed_action_fields_are_named(data: Any, message: str) -> None:
 
 def _sample_record() -> dict[str, Any]:
     """A real record with every part a record can have: seats, options, moves, actions."""
-    from carcassonne.formats.record import record_from_game
+    from carcassonne.formats.record_writer import record_from_game
     from carcassonne.game import Game
 
     game = Game(players=2, bets=True, abbot=True, seed=11)
@@ -179,7 +179,7 @@ def test_loading_a_mutated_record_raises_only_record_error(data: dict[str, Any])
 def _sample_table_record() -> dict[str, Any]:
     """A record of a game at a table: clock settings, seat changes, times and standings."""
     from carcassonne.clocks import PRESETS
-    from carcassonne.formats.record import record_from_game
+    from carcassonne.formats.record_writer import record_from_game
     from carcassonne.game import Game
     from carcassonne.standings import SeatChange, TableRecord, TableSettings
 

@@ -17,7 +17,7 @@ import jsonschema
 
 from carcassonne.expansions.bets import CHIPS
 from carcassonne.expansions.mapchips import OUTLET_POINTS
-from carcassonne.formats import record
+from carcassonne.formats import record, record_writer
 from carcassonne.formats.actions import ACTION_TYPES
 from carcassonne.game import MAX_COPIES, Game, GameOptions
 from carcassonne.maps import GRAPES
@@ -113,6 +113,6 @@ def test_a_record_of_every_expansion_follows_the_schema() -> None:
         rng = random.Random(seed)
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))
-        data = record.record_from_game(game)
+        data = record_writer.record_from_game(game)
         jsonschema.validate(data, SCHEMA)
         assert record.load_record(data).scores == game.scores

@@ -18,14 +18,8 @@ from carcassonne.board import encode
 from carcassonne.bots import BOT_NAMES, check_bot_spec, make_bot
 from carcassonne.cli.main import main
 from carcassonne.events import ScoreEvent
-from carcassonne.formats.record import (
-    RecordError,
-    load_record,
-    read_record,
-    record_from_game,
-    replay_record,
-    save_record,
-)
+from carcassonne.formats.record import RecordError, load_record, read_record, replay_record
+from carcassonne.formats.record_writer import record_from_game, save_record
 from carcassonne.game import Game, GameOptions
 
 RECORDS = Path(__file__).parent / "records"

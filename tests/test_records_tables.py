@@ -13,13 +13,8 @@ import pytest
 
 from carcassonne.bots import make_bot
 from carcassonne.clocks import PRESETS
-from carcassonne.formats.record import (
-    RecordError,
-    dumps_record,
-    load_record,
-    read_record,
-    record_from_game,
-)
+from carcassonne.formats.record import RecordError, load_record, read_record
+from carcassonne.formats.record_writer import dumps_record, record_from_game
 from carcassonne.game import Game, GameOptions
 from carcassonne.standings import SeatChange, TableRecord, TableSettings
 

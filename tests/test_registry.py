@@ -32,7 +32,7 @@ from carcassonne.expansions.registry import (
     meta,
     tile_sets,
 )
-from carcassonne.formats import record
+from carcassonne.formats import record, record_writer
 from carcassonne.formats.actions import ACTION_TYPES
 from carcassonne.game import Game, GameOptions, GameSetupError
 from carcassonne.options import DEFAULT_ON, SWITCHES, check_options
@@ -232,7 +232,7 @@ def test_the_switches_and_the_record_keys_are_as_before() -> None:
         "traders_builders",
     }
     assert DEFAULT_ON == ("farmers", "inns", "cathedrals")
-    assert record._OPTIONAL_OPTIONS == {
+    assert record.OPTIONAL_OPTIONS == {
         "inns_cathedrals": False,
         "small_city_scores_2": False,
         "farmers": True,
@@ -241,12 +241,14 @@ def test_the_switches_and_the_record_keys_are_as_before() -> None:
         "cathedrals": True,
         "traders_builders": False,
     }
-    written = record.options_to_json(GameOptions())
+    written = record_writer.options_to_json(GameOptions())
     assert list(written) == [
         *("players", "river", "abbot", "bets", "map", "map_chips"),
         *("meeples", "copies", "start_squares"),
     ]
-    assert list(record.options_to_json(GameOptions(inns_cathedrals=True, farmers=False))) == [
+    assert list(
+        record_writer.options_to_json(GameOptions(inns_cathedrals=True, farmers=False))
+    ) == [
         "inns_cathedrals",
         "farmers",
         *written,

@@ -25,7 +25,7 @@ from playwright.sync_api import Page, expect
 from test_browser import Server, shot
 
 from carcassonne.formats.actions import action_to_json
-from carcassonne.formats.record import dumps_record, record_from_game
+from carcassonne.formats.record_writer import dumps_record, record_from_game
 from carcassonne.game import Game, GameOptions
 from carcassonne.web.database import open_storage
 from carcassonne.web.protocol import MAX_SAFE_INTEGER, options_to_json

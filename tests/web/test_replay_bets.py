@@ -16,7 +16,7 @@ import pytest
 from web_helpers import TestClient, auth, expand_frames
 
 from carcassonne.formats.actions import action_from_json
-from carcassonne.formats.record import record_from_game
+from carcassonne.formats.record_writer import record_from_game
 from carcassonne.game import Game
 from carcassonne.web import create_app
 

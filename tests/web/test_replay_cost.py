@@ -15,7 +15,7 @@ import pytest
 from web_helpers import TestClient, expand_frames, finished_game
 
 from carcassonne.bots import make_bot
-from carcassonne.formats.record import record_from_game
+from carcassonne.formats.record_writer import record_from_game
 from carcassonne.game import Game
 from carcassonne.web import create_app, replay
 from carcassonne.web.protocol import parse_options

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from web_helpers import TestClient, auth, hello
 
 import carcassonne
-from carcassonne.formats.record import record_from_game
+from carcassonne.formats.record_writer import record_from_game
 from carcassonne.game import Game
 from carcassonne.web import app as app_module
 from carcassonne.web import create_app

@@ -14,7 +14,8 @@ import pytest
 from web_helpers import TestClient
 
 from carcassonne import PASS, Game, PlaceTile
-from carcassonne.formats.record import Seat, record_from_game
+from carcassonne.formats.record import Seat
+from carcassonne.formats.record_writer import record_from_game
 from carcassonne.web import create_app
 from carcassonne.web.protocol import ProtocolError, parse_seats
 

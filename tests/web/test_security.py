@@ -705,7 +705,7 @@ def test_hostile_text_is_shown_as_text_in_the_browser(live_server: str, tmp_path
     finished = Game(players=2, stack=tuple(CITY_STACK))
     while not finished.is_over:
         finished.apply(finished.legal_actions()[0])
-    from carcassonne.formats.record import record_from_game
+    from carcassonne.formats.record_writer import record_from_game
 
     # a record's names are held to the lobby's 24 characters, which every hostile text fits
     record = record_from_game(finished, [{"name": h, "kind": "human"} for h in HOSTILE[:2]])

@@ -137,7 +137,7 @@ def play_games(tasks: list[Task]) -> list[Result]:
 
 def save_game_record(game: Game, bots: tuple[str, ...], path: Path) -> None:
     # Imported here: records are optional output and the module is not needed otherwise.
-    from ..formats.record import save_record
+    from ..formats.record_writer import save_record
 
     save_record(game, path, [{"kind": name} for name in bots], check_bot=check_bot_spec)
 

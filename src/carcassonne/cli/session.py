@@ -411,7 +411,7 @@ class Session:
         if answer.lower() not in ("", "y", "yes"):
             return
         try:
-            from ..formats.record import save_record
+            from ..formats.record_writer import save_record
         except ImportError:
             self.say(self.warn("Saving records is not available in this version."))
             return

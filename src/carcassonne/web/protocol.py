@@ -21,7 +21,7 @@ from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..events import Event, ScoreEvent
 from ..expansions.registry import EXPANSIONS, VARIANTS
 from ..formats.actions import ActionFormatError, action_from_json
-from ..formats.record import options_to_json as rule_options_json
+from ..formats.record_writer import options_to_json as rule_options_json
 from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
 from ..quoting import short_repr

@@ -23,13 +23,8 @@ from typing import Any
 
 from ..bots import check_bot_spec
 from ..formats.actions import action_to_json
-from ..formats.record import (
-    RecordError,
-    dumps_record,
-    read_record,
-    record_from_game,
-    replay_record,
-)
+from ..formats.record import RecordError, read_record, replay_record
+from ..formats.record_writer import dumps_record, record_from_game
 from ..game import Game, GameOptions, GameSummary
 from ..replaying import Move, replay_onto
 from ..views import GameView
