@@ -166,6 +166,7 @@ def test_on_timeout_lose_ranks_the_seat_last(tmp_path: Path) -> None:
             wait_for(client, game, lambda s: s["view"]["to_move"] == 0 or "summary" in s)
         over = state(client, game, 0)
         assert over["summary"]["standings"] == [[0], [1]]
+        assert over["summary"]["winners"] == [0]  # whatever the scores
 
 
 def test_an_untimed_seat_away_for_three_minutes_may_be_handed_to_the_stand_in(
@@ -212,6 +213,8 @@ def test_resigning_until_no_human_is_left_finishes_the_game_at_once(tmp_path: Pa
         assert over["summary"]["standings"] == [[1], [0]]
         replay = client.get(f"/api/games/{game['id']}/replay").json()
         assert replay["changes"] == over["changes"] and replay["standings"] == [[1], [0]]
+        assert replay["summary"]["standings"] == [[1], [0]]
+        assert over["summary"]["winners"] == replay["summary"]["winners"] == [1]
         assert replay["table"]["clock"] == {"kind": "none"}
         assert len(replay["spent_ms"]) == over["ply"]
         record = client.get(f"/api/games/{game['id']}/record").json()

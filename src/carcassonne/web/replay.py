@@ -109,12 +109,14 @@ def frames_of_room(room: Room) -> dict[str, Any]:
     actions = [a for _, a in room.game.history]
     replayed = frames(room.game.options, actions, seats, reveal=True, seed_chosen=room.seed_chosen)
     seating = room.seating
+    standings = seating.standings(replayed["summary"]["scores"])
     return {
         **replayed,
+        "summary": {**replayed["summary"], "winners": room.winners(), "standings": standings},
         "table": seating.settings.to_json(),
         "changes": seating.changes_json(),
         "spent_ms": list(seating.clocks.spent_ms),
-        "standings": seating.standings(replayed["summary"]["scores"]),
+        "standings": standings,
     }
 
 

@@ -297,13 +297,21 @@ class Room:
         }
         if game.is_over:
             summary = GameSummary.of(game)
+            standings = self.seating.standings(summary.scores)
             message["summary"] = {
                 "scores": summary.scores,
                 "by_source": summary.by_source,
-                "winners": game.winners(),
-                "standings": self.seating.standings(summary.scores),
+                "winners": self.winners(),
+                "standings": standings,
             }
         return message
+
+    def winners(self) -> list[int]:
+        """The seats placed first: the engine's winners, unless seats left the game (a seat
+        that resigned or timed out wins nothing, whatever its score: the standings say)."""
+        if not self.seating.changes:
+            return self.game.winners()
+        return self.seating.standings(GameSummary.of(self.game).scores)[0]
 
     def _seats_state(self, viewer: int | None) -> dict[str, Any]:
         """The state's clocks, seat statuses, seat changes, and what ``viewer`` may do."""
