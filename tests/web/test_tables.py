@@ -154,7 +154,8 @@ def test_on_timeout_lose_ranks_the_seat_last(tmp_path: Path) -> None:
         game = create(client, {"clock": FIVE_PLUS_TWENTY, "on_timeout": "lose"})
         play_turn(client, game, 0)
         clock.now += 300_000
-        now = wait_for(client, game, lambda s: bool(s["changes"]))
+        # the stand-in plays seat 1's turn; then seat 0 is to move (the ply stays put)
+        now = wait_for(client, game, lambda s: bool(s["changes"]) and s["view"]["to_move"] == 0)
         assert now["changes"][0]["change"] == "timeout"
         assert now["seat_status"][1]["status"] == "timed-out"
         assert (
