@@ -300,3 +300,28 @@ def test_bad_table_settings_are_refused_naming_what_is_wrong(
     assert answer.status_code == 400
     assert answer.json()["error"] == "bad-options" and answer.json()["reason"] == reason
     assert says in answer.json()["message"]
+
+
+def test_a_stand_in_is_the_tables_bot_deciding_in_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in decides as every bot does, in a worker (which searches worlds dealt for its
+    seat), never on the server's own game: its spec is the table's."""
+    from carcassonne.web import botworker
+
+    asked: list[str] = []
+    real_decide = botworker.decide
+
+    async def decide(spec: str, *args: Any) -> Any:
+        asked.append(spec)
+        return await real_decide(spec, *args)
+
+    monkeypatch.setattr(botworker, "decide", decide)
+    clock = FakeClock()
+    with TestClient(app_at(tmp_path / "g.sqlite3", clock)) as client:
+        game = create(client, {"stand_in": "random"})
+        play_turn(client, game, 0)
+        ply = state(client, game, 1)["ply"]
+        assert seat_change(client, game, 1, {"change": "resign", "ply": ply}).status_code == 200
+        wait_for(client, game, lambda s: s["view"]["to_move"] == 0)
+    assert asked and set(asked) == {"random"}
