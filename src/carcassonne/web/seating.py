@@ -37,17 +37,20 @@ class Allowed:
 class Seating:
     """The seats' statuses and clocks of one game, fed with its stored actions and changes."""
 
+    clocks: Clocks
+    #: what the clocks have been fed (see :meth:`_restart`)
+    _fed_actions: int
+    _fed_changes: int
+    _fed_states: list[SeatState]
+    _started: bool
+
     def __init__(self, settings: TableSettings, humans: Collection[int], players: int) -> None:
         self.settings = settings
         self.humans = frozenset(humans)
         self.players = players
         self.changes: list[SeatChange] = []
         self.states: list[SeatState] = statuses((), players)
-        self.clocks = Clocks(settings.control, players, self.humans)
-        #: what the clocks have been fed: actions, changes (and the statuses after those)
-        self._fed_actions = self._fed_changes = 0
-        self._fed_states = self.states
-        self._started = False
+        self._restart()
 
     @property
     def timed(self) -> bool:
@@ -113,6 +116,8 @@ class Seating:
             )
 
     def _restart(self) -> None:
+        """Clocks fed nothing yet: what the clocks have been fed (actions, changes, and the
+        statuses after those), and whether they have started."""
         self.clocks = Clocks(self.settings.control, self.players, self.humans)
         self._fed_actions = self._fed_changes = 0
         self._fed_states = statuses((), self.players)
