@@ -325,3 +325,22 @@ def test_a_stand_in_is_the_tables_bot_deciding_in_the_workers(
         assert seat_change(client, game, 1, {"change": "resign", "ply": ply}).status_code == 200
         wait_for(client, game, lambda s: s["view"]["to_move"] == 0)
     assert asked and set(asked) == {"random"}
+
+
+def test_a_seat_out_of_time_is_taken_back_only_once_it_has_time_again(tmp_path: Path) -> None:
+    """Taken back with no time left, a seat would go to the stand-in again at once: with no
+    increment, the stand-in earns it nothing, and the seat stays the stand-in's."""
+    clock = FakeClock()
+    no_increment = {"kind": "real-time", "initial_ms": 60_000, "increment_ms": 0}
+    with TestClient(app_at(tmp_path / "g.sqlite3", clock)) as client:
+        game = create(client, {"clock": no_increment})
+        play_turn(client, game, 0)
+        clock.now += 60_000
+        now = wait_for(client, game, lambda s: bool(s["changes"]) and s["view"]["to_move"] == 0)
+        mine = state(client, game, 1)
+        assert mine["clocks"]["remaining_ms"][1] == 0
+        assert mine["may"] == {"resign": True, "return": False, "stand_in": []}
+        refused = seat_change(client, game, 1, {"change": "return", "ply": now["ply"]})
+        assert refused.status_code == 409
+        assert refused.json()["reason"] == "seat_out_of_time"
+        assert refused.json()["params"] == {"seat": 2}

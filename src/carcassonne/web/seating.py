@@ -168,7 +168,7 @@ class Seating:
         own = self.states[viewer]
         return Allowed(
             resign=own.in_game,
-            give_back=own.status == "stood-in",
+            give_back=self.return_refusal(viewer, now_ms) is None,
             stand_in=tuple(
                 seat
                 for seat in (to_move,)
@@ -176,6 +176,14 @@ class Seating:
                 and self.stand_in_refusal(seat, viewer, now_ms, offline_since) is None
             ),
         )
+
+    def return_refusal(self, seat: int, now_ms: int) -> str | None:
+        """Why ``seat`` may not be taken back from the stand-in now (an error reason), or None.
+        A seat out of time would be handed back at once: it comes back once the stand-in has
+        earned it some time (the increment of each decision it takes)."""
+        if self.states[seat].status != "stood-in":
+            return "seat_not_stood_in"
+        return "seat_out_of_time" if self.clocks.out_of_time(seat, now_ms) else None
 
     def stand_in_refusal(
         self, seat: int, viewer: int, now_ms: int, offline_since: dict[int, int]
