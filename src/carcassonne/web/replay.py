@@ -27,6 +27,7 @@ from ..formats.record import RecordError, read_record, replay_record
 from ..formats.record_writer import dumps_record, record_from_game
 from ..game import Game, GameOptions, GameSummary
 from ..replaying import Move, replay_onto
+from ..standings import TableRecord
 from ..views import GameView
 from .protocol import (
     MAX_NAME_LENGTH,
@@ -85,9 +86,17 @@ def _record_seats(room: Room) -> list[dict[str, str]]:
     ]
 
 
+def table_record(room: Room) -> TableRecord:
+    """What the record keeps of the room's table: settings, seat changes, each ply's time."""
+    seating = room.seating
+    return TableRecord.of(seating.settings, seating.changes, seating.clocks.spent_ms)
+
+
 def record_of(room: Room) -> dict[str, Any]:
     _require_finished(room)
-    return record_from_game(room.game, _record_seats(room), check_bot=check_bot_spec)
+    return record_from_game(
+        room.game, _record_seats(room), table=table_record(room), check_bot=check_bot_spec
+    )
 
 
 def record_file(room: Room) -> bytes:
@@ -98,9 +107,19 @@ def record_file(room: Room) -> bytes:
 def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
     seats = [seat_public(i, s["name"], s["kind"], s["bot"]) for i, s in enumerate(room.seats)]
-    return frames(
+    replayed = frames(
         room.game.options, room.game.history, seats, reveal=True, seed_chosen=room.seed_chosen
     )
+    seating = room.seating
+    standings = seating.standings(replayed["summary"]["scores"])
+    return {
+        **replayed,
+        "summary": {**replayed["summary"], "winners": room.winners(), "standings": standings},
+        "table": seating.settings.to_json(),
+        "changes": seating.changes_json(),
+        "spent_ms": list(seating.clocks.spent_ms),
+        "standings": standings,
+    }
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:
