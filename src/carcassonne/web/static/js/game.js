@@ -19,6 +19,8 @@ import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, lo
 import { rememberGame } from "./lobby.js";
 import { scoreChart } from "./chart.js";
 import { hintPanel, hintNotes } from "./hints.js";
+import { TurnAlert } from "./turnalert.js";
+import { tablePanel } from "./tablepanel.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -42,6 +44,7 @@ class GameScreen {
     this.hover = null;
     this.gains = [];
     this.hint = null; // null, { pending: true } or the server's hint for this ply
+    this.alert = new TurnAlert(gameId);
 
     this.root = html("div", { class: "game-screen" });
     this.boardWrap = html("div", { class: "board-wrap" });
@@ -77,9 +80,11 @@ class GameScreen {
     window.removeEventListener("resize", this.onResize);
     this.socket.close();
     clearTimeout(this.toastTimer);
+    this.alert.destroy();
   }
 
   relabel() {
+    this.alert.relabel();
     this.board.relabel();
     this.render();
     if (this.endCard) this.renderEnd();
@@ -339,6 +344,26 @@ class GameScreen {
     this.board.extra = this.myTurn() ? this.legalSquares() : [];
     this.board.update(this.view);
     this.renderTurn();
+    this.alertTurn();
+  }
+
+  /** The tab says when the seat (or a seat of this shared screen) is to move. */
+  alertTurn() {
+    const mine = this.legal().length > 0 && !this.state.broken;
+    const colour = mine ? this.info.seats[this.view.to_move].colour : null;
+    this.alert.update(mine, { colour, text: this.banner.textContent, turnBased: this.turnBased() });
+  }
+
+  turnBased() {
+    const clock = (this.info.table || {}).clock;
+    return !!clock && clock.kind === "turn-based";
+  }
+
+  /** A seat change asked for by this seat (resign, return, stand-in for `seat`). */
+  changeSeat(change, seat = null) {
+    const message = { type: change, ply: this.state.ply };
+    if (seat !== null) message.seat = seat;
+    if (!this.socket.send(message)) this.showError(t("game.offline"));
   }
 
   /** Board aids, the banner and the side panels for the current state. */
@@ -424,6 +449,10 @@ class GameScreen {
     if (notes) panels.push(notes);
     if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions()));
     panels.push(scoresPanel(this.info, view, { you: this.you.seats, gains: this.gains, online: this.state.online }));
+    const table = this.tablePanel();
+    // Taking one's seat back, or handing an absent one over, is what matters most then.
+    if (table && table.querySelector("[data-seat-change=return], [data-seat-change=stand-in]")) panels.unshift(table);
+    else if (table) panels.push(table);
     const bets = betsPanel(this.info, view, this.state.perspective);
     if (bets) panels.push(bets);
     const wine = winePanel(this.info, view);
@@ -437,6 +466,20 @@ class GameScreen {
     const scroll = this.sidebar.scrollTop;
     this.sidebar.replaceChildren(...panels);
     this.sidebar.scrollTop = scroll;
+  }
+
+  /** The seat's table panel (none for a spectator, nor once the game is over). */
+  tablePanel() {
+    if (!this.you.seats.length || this.view.phase === "over" || this.state.broken) return null;
+    return tablePanel({
+      may: this.state.may,
+      seats: this.info.seats,
+      seatName,
+      why: () => t("table.why_away"),
+      onChange: (change, seat) => this.changeSeat(change, seat),
+      rerender: () => this.renderSidebar(),
+      turnBased: this.turnBased(),
+    });
   }
 
   /** What one may do once the game is over: keep the record, watch it again, play again. */

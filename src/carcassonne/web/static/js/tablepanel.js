@@ -1,0 +1,60 @@
+// The table panel of a seat's page: the turn alert's settings (sound, notifications) and what
+// the server says this seat may do about the table now (`may` in each state): resign, take its
+// seat back from the stand-in, or hand an absent seat to the stand-in.
+
+import { t } from "./i18n.js";
+import { html } from "./svg.js";
+import { muted, setMuted, mayAskForNotifications, askForNotifications } from "./turnalert.js";
+
+/**
+ * `may` is the state's ({resign, return, stand_in: [seats]}); `why(seat)` says why a seat may be
+ * handed over ("away", "out of time"); `onChange(change, seat)` sends a seat change;
+ * `rerender()` draws the panel again after a setting changed; `turnBased` offers notifications.
+ */
+export function tablePanel({ may, seats, seatName, why, onChange, rerender, turnBased }) {
+  const sound = html("button", {
+    class: "sound-toggle", "data-sound": muted() ? "off" : "on", "aria-pressed": String(!muted()),
+    onclick: () => {
+      setMuted(!muted());
+      rerender();
+    },
+  }, muted() ? `♪ ${t("table.sound_off")}` : `♪ ${t("table.sound_on")}`);
+  const settings = [sound];
+  if (turnBased && mayAskForNotifications()) {
+    settings.push(html("button", {
+      "data-notify": "",
+      onclick: async () => {
+        await askForNotifications();
+        rerender();
+      },
+    }, t("table.notify")));
+  }
+  const actions = [];
+  if (may && may.return) {
+    actions.push(html("button", { class: "primary", "data-seat-change": "return", onclick: () => onChange("return") }, t("table.take_back")));
+  }
+  for (const seat of (may && may.stand_in) || []) {
+    actions.push(html("button", { "data-seat-change": "stand-in", "data-seat": seat, onclick: () => onChange("stand-in", seat) },
+      t("table.stand_in", { who: seatName(seats, seat), why: why(seat) })));
+  }
+  if (may && may.resign) {
+    actions.push(html("button", { class: "danger", "data-seat-change": "resign", onclick: () => confirmResign(() => onChange("resign")) }, t("table.resign")));
+  }
+  return html("section", { class: "panel table-panel", "data-table-panel": "", "aria-label": t("table.title") },
+    html("h3", {}, t("table.title")),
+    actions.length ? html("div", { class: "row table-actions" }, actions) : null,
+    html("div", { class: "row table-settings" }, settings));
+}
+
+/** Resigning cannot be undone: a dialog asks first (Esc or "Keep playing" leaves it). */
+function confirmResign(resign) {
+  const dialog = html("dialog", { class: "confirm", "data-confirm": "resign", "aria-labelledby": "resign-title" },
+    html("h3", { id: "resign-title" }, t("table.resign_title")),
+    html("p", {}, t("table.resign_text")),
+    html("div", { class: "row" },
+      html("button", { class: "danger", "data-confirm-yes": "", onclick: () => { dialog.close(); resign(); } }, t("table.resign_yes")),
+      html("button", { "data-confirm-no": "", autofocus: true, onclick: () => dialog.close() }, t("table.resign_no"))));
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.appendChild(dialog);
+  dialog.showModal();
+}
