@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { errorText } from "./errors.js";
 import { html, seatSwatch } from "./svg.js";
 import { seatName } from "./panels.js";
+import { defaultTable, tableRequest, tableSettings } from "./timecontrol.js";
 
 const GAMES_KEY = "carcassonne.games";
 const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
@@ -84,6 +85,7 @@ export function mountLobby(container) {
     },
     seed: "",
     hotseat: false,
+    table: defaultTable(),
     created: null,
     error: null,
     bots: ["random", "greedy"],
@@ -199,6 +201,13 @@ export function mountLobby(container) {
       render();
       return;
     }
+    const { table, error } = tableRequest(state.table);
+    if (error) {
+      state.error = error;
+      render();
+      return;
+    }
+    if (table) body.table = table;
     try {
       const created = await api("/api/games", { method: "POST", body });
       state.created = created;
@@ -262,6 +271,8 @@ export function mountLobby(container) {
       html("h3", { style: "margin-top:1rem" }, t("lobby.variants")),
       html("div", { class: "options" }, option("small_city_scores_2"), option("no_farmers")),
       icVariantOptions(),
+      html("h3", { style: "margin-top:1rem" }, t("lobby.table")),
+      tableSettings(state.table, render),
       html("div", { class: "row" },
         html("label", {}, html("input", {
           type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,
