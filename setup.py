@@ -2,9 +2,11 @@
 
 The compiled modules are the same source files, translated to C by mypyc: the engine core, the
 expansions and the bots (``COMPILED`` below).  Everything else, and every package's
-``__init__``, stays interpreted, and so do two modules of plain data types that are not on the
+``__init__``, stays interpreted, and so do the modules of plain data types that are not on the
 hot path: ``options.py`` (a plain frozen dataclass pickles, and ``simulate --jobs`` sends options
-to worker processes) and ``expansions/actions.py`` (``formats`` reads its field types).
+to worker processes), ``expansions/actions.py`` (``formats`` reads its field types), and the
+table's clocks and standings (``clocks.py``, ``standings.py``: a few calls per move, never in a
+search).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from setuptools import setup
 
 PACKAGE = Path("src") / "carcassonne"
 #: modules left interpreted among those: see their docstrings for why
-INTERPRETED = ("options.py", "expansions/actions.py")
+INTERPRETED = ("options.py", "expansions/actions.py", "clocks.py", "standings.py")
 #: the modules compiled, as paths from the project root
 COMPILED = sorted(
     str(path)

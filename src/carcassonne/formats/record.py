@@ -17,6 +17,11 @@ Where the tiles come from, in order of precedence:
 * neither (a physical game typed in): the tiles named by the moves and discards, in order, then
   the rest of the enabled sets in the fixed shuffle of seed 0, so a record that stops early still
   replays to a game that can go on.
+
+A game played at a table (issue 24) may add its ``table`` settings (the clock, the stand-in, what
+a timeout does), the ``changes`` of who played each seat (stand-in, return, resign, timeout),
+each turn's ``ms`` (the time each decision took) and ``result.standings`` (the places, with the
+seats that left ranked last).  Records without them read as before.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from typing import Any
 
 from ..actions import PASS, Pass, PlaceFigure, PlaceTile
 from ..bots import BOT_NAMES, check_bot_spec
+from ..clocks import TimeControlError
 from ..expansions import build_expansions
 from ..expansions.abbot import RecallAbbot
 from ..expansions.actions import Action
@@ -38,6 +44,7 @@ from ..game import MAX_COPIES, Game, GameOptions, IllegalAction
 from ..options import DEFAULT_ON, SWITCHES
 from ..quoting import short_repr
 from ..replaying import ReplayError, replay_onto
+from ..standings import SeatChange, TableRecord, TableSettings, ranking, statuses
 from ..tiles import ROTATIONS, tile_by_id
 from .actions import ActionFormatError, action_from_json, action_to_json
 
@@ -55,6 +62,8 @@ _TOP_KEYS = {
     "seed",
     "stack",
     "map_start_tile",
+    "table",
+    "changes",
     "moves",
     "result",
 }
@@ -71,7 +80,18 @@ _OPTIONAL_OPTIONS = {
     "traders_builders": False,
 }
 _OPTION_KEYS = {"players", "map", "meeples", "copies", "start_squares", *_BOOL_OPTIONS}
-_TURN_KEYS = {"seat", "tile", "x", "y", "rotation", "figure", "recall", "actions", "comment"}
+_TURN_KEYS = {
+    "seat",
+    "tile",
+    "x",
+    "y",
+    "rotation",
+    "figure",
+    "recall",
+    "actions",
+    "ms",
+    "comment",
+}
 _DISCARD_KEYS = {"discard", "comment"}
 
 
@@ -99,10 +119,17 @@ class Turn:
     #: the step-2 action (a figure, PASS, or the abbot's recall); None = not taken yet
     step2: Any
     actions: tuple[tuple[int, Any], ...]
+    #: the time each decision of the turn took (one per ply, in order); None: not recorded
+    ms: tuple[int, ...] | None = None
 
     @property
     def where(self) -> str:
         return f"move {self.number} (seat {self.seat}, {self.tile})"
+
+    @property
+    def plies(self) -> int:
+        """The actions this turn holds: the placement, step 2 (once taken), the decisions."""
+        return 1 + (self.step2 is not None) + len(self.actions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +158,8 @@ class Record:
     info: dict[str, str]
     #: map games: the land tile on the second start square (docs/rules.md D7)
     map_start_tile: str | None = None
+    #: a game played at a table: its settings, seat changes and times (None: none recorded)
+    table: TableRecord | None = None
 
 
 # ---------------------------------------------------------------------------------- reading
@@ -248,7 +277,7 @@ def parse_record(data: Any) -> Record:
     moves = data["moves"]
     if not isinstance(moves, list):
         raise RecordError(f"record: 'moves' must be a list, not {_type_name(moves)}")
-    parsed = tuple(_parse_move(raw, i + 1, options.players) for i, raw in enumerate(moves))
+    parsed = _parse_moves(moves, options.players)
     for move in parsed[:-1]:
         if isinstance(move, Turn) and move.step2 is None:
             raise RecordError(
@@ -256,7 +285,14 @@ def parse_record(data: Any) -> Record:
                 "move may stop before its figure step"
             )
     result = _parse_result(data.get("result"), options.players)
-    return Record(options, seats, parsed, result, info, map_start_tile)
+    table = _parse_table(data, parsed, seats, options.players)
+    if result is not None and "standings" in result and table is None:
+        raise RecordError("result: 'standings' come with the seat 'changes', which are missing")
+    return Record(options, seats, parsed, result, info, map_start_tile, table)
+
+
+def _parse_moves(moves: list[Any], players: int) -> tuple[Move, ...]:
+    return tuple(_parse_move(raw, i + 1, players) for i, raw in enumerate(moves))
 
 
 def _parse_seats(raw: Any) -> tuple[Seat, ...]:
@@ -345,7 +381,21 @@ def _parse_move(raw: Any, number: int, players: int) -> Move:
         _parse_decision(entry, f"{where}, action {i + 1}", players)
         for i, entry in enumerate(actions)
     )
-    return Turn(number, seat, tile, PlaceTile(x, y, rotation), step2, decisions)
+    turn = Turn(number, seat, tile, PlaceTile(x, y, rotation), step2, decisions)
+    if "ms" not in raw:
+        return turn
+    ms = raw["ms"]
+    if not (isinstance(ms, list) and all(_is_int(value) and value >= 0 for value in ms)):
+        raise RecordError(
+            f"{where}: 'ms' must be a list of whole numbers from 0 (milliseconds), "
+            f"not {short_repr(ms)}"
+        )
+    if len(ms) != turn.plies:
+        raise RecordError(
+            f"{where}: 'ms' lists {len(ms)} times for the {turn.plies} decisions of this turn "
+            "(one per decision: the placement, the figure step, then each action)"
+        )
+    return Turn(number, seat, tile, turn.place, step2, decisions, tuple(ms))
 
 
 def _seat(obj: dict[str, Any], where: str, players: int) -> int:
@@ -375,7 +425,7 @@ def _parse_decision(raw: Any, where: str, players: int) -> tuple[int, Any]:
 def _parse_result(raw: Any, players: int) -> dict[str, Any] | None:
     if raw is None:
         return None
-    _keys(raw, "result", {"scores", "finished"})
+    _keys(raw, "result", {"scores", "finished", "standings"})
     scores = raw.get("scores")
     if scores is not None and not (
         isinstance(scores, list) and len(scores) == players and all(_is_int(s) for s in scores)
@@ -383,7 +433,93 @@ def _parse_result(raw: Any, players: int) -> dict[str, Any] | None:
         raise RecordError(f"result: 'scores' must be a list of {players} whole numbers")
     if "finished" in raw and not isinstance(raw["finished"], bool):
         raise RecordError("result: 'finished' must be true or false")
+    if "standings" in raw:
+        places = raw["standings"]
+        seats = (
+            sorted(seat for place in places for seat in place)
+            if isinstance(places, list)
+            and all(
+                isinstance(place, list) and place and all(map(_is_int, place)) for place in places
+            )
+            else None
+        )
+        if seats != list(range(players)):
+            raise RecordError(
+                "result: 'standings' must list the places from first to last, each a list of "
+                f"seats, every seat from 0 to {players - 1} once"
+            )
     return dict(raw)
+
+
+def _parse_table(
+    data: dict[str, Any], moves: tuple[Move, ...], seats: tuple[Seat, ...], players: int
+) -> TableRecord | None:
+    """The table's settings, seat changes and times, if the record has any."""
+    turns = [move for move in moves if isinstance(move, Turn)]
+    timed = [turn.ms is not None for turn in turns]
+    if any(timed) and not all(timed):
+        missing = turns[timed.index(False)]
+        raise RecordError(f"{missing.where}: no 'ms', while other moves have their times")
+    if "table" not in data and "changes" not in data and not any(timed):
+        return None
+    try:
+        settings = TableSettings.from_json(data.get("table", {}))
+    except TimeControlError as exc:
+        message = str(exc) if str(exc).startswith("table") else f"table: {exc}"
+        raise RecordError(f"record: {message}") from None
+    raw = data.get("changes", [])
+    if not isinstance(raw, list):
+        raise RecordError(f"record: 'changes' must be a list, not {_type_name(raw)}")
+    changes = []
+    for i, entry in enumerate(raw):
+        try:
+            changes.append(SeatChange.from_json(entry, f"changes[{i}]"))
+        except ValueError as exc:
+            raise RecordError(str(exc)) from None
+    plies = sum(turn.plies for turn in turns)
+    _check_changes(changes, settings, seats, players, plies, turns)
+    spent = tuple(ms for turn in turns for ms in turn.ms or ())
+    return TableRecord.of(settings, changes, spent)
+
+
+def _check_changes(
+    changes: Sequence[SeatChange],
+    settings: TableSettings,
+    seats: Sequence[Seat],
+    players: int,
+    plies: int,
+    turns: Sequence[Turn],
+) -> None:
+    """Changes that could have happened at this table, in this game; else an error naming the
+    change and the move it happened in."""
+    for i, change in enumerate(changes):
+        where = f"changes[{i}] ({change.change} of seat {change.seat} at ply {change.ply}"
+        where += f", {_move_at_ply(turns, change.ply)})"
+        if change.ply > plies:
+            raise RecordError(f"{where}: the moves hold only {plies} actions")
+        if seats and change.seat < len(seats) and seats[change.seat].kind != "human":
+            raise RecordError(f"{where}: seat {change.seat} is a bot, only people leave a seat")
+        if change.change == "timeout" and (
+            not settings.control.timed or settings.on_timeout != "lose"
+        ):
+            raise RecordError(
+                f"{where}: a timeout ranks a seat last only on a timed table with "
+                '"on_timeout": "lose"'
+            )
+        try:
+            statuses(changes[: i + 1], players)
+        except ValueError as exc:
+            raise RecordError(f"{where}: {str(exc).partition(': ')[2]}") from None
+
+
+def _move_at_ply(turns: Sequence[Turn], ply: int) -> str:
+    """Where ``ply`` actions had been taken, for messages: before which move's decision."""
+    taken = 0
+    for turn in turns:
+        if ply < taken + turn.plies:
+            return f"in {turn.where}"
+        taken += turn.plies
+    return "after the last move"
 
 
 # ---------------------------------------------------------------------------------- replaying
@@ -417,7 +553,7 @@ def replay_record(record: Record) -> Game:
             drawn = _check_draw(game, move, drawn, source)
             _replay_turn(game, move)
     if record.result is not None:
-        _check_result(game, record.result)
+        _check_result(game, record.result, record.table)
     return game
 
 
@@ -566,7 +702,7 @@ def _describe(action: Any) -> str:
     return f"action {json.dumps(action_to_json(action))}"
 
 
-def _check_result(game: Game, result: dict[str, Any]) -> None:
+def _check_result(game: Game, result: dict[str, Any], table: TableRecord | None) -> None:
     scores = result.get("scores")
     if scores is not None and list(scores) != game.scores:
         raise RecordError(
@@ -578,18 +714,35 @@ def _check_result(game: Game, result: dict[str, Any]) -> None:
         raise RecordError(
             f"result: the record says finished={str(finished).lower()}, but the game {state}"
         )
+    standings = result.get("standings")
+    if standings is not None and table is not None:
+        places = standings_of(game, table)
+        if standings != places:
+            raise RecordError(
+                f"result: the record says standings {standings}, the replay and the seat "
+                f"changes give {places}"
+            )
+
+
+def standings_of(game: Game, table: TableRecord) -> list[list[int]]:
+    """The places of ``game`` at its table: by score, the seats that left last."""
+    return ranking(game.scores, statuses(table.changes, game.players))
 
 
 # ---------------------------------------------------------------------------------- writing
 
 
 def record_from_game(
-    game: Game, seats: Sequence[Mapping[str, str] | Seat] | None = None
+    game: Game,
+    seats: Sequence[Mapping[str, str] | Seat] | None = None,
+    table: TableRecord | None = None,
 ) -> dict[str, Any]:
     """The record of ``game`` so far (options, seats, every move and discard, the result).
 
     Every :class:`Game` has a seed (one is drawn when none is given), so the record reproduces
-    the draw order and any other setup chance, such as the Map-Chips layout.
+    the draw order and any other setup chance, such as the Map-Chips layout.  ``table``: the
+    game was played at a table; its settings, seat changes and times (``spent_ms``: one per
+    action of the game, or none) are written too, with the standings when a seat changed hands.
     """
     options = game.options
     record: dict[str, Any] = {"format": RECORD_FORMAT, "options": options_to_json(options)}
@@ -602,8 +755,24 @@ def record_from_game(
     record["seed"] = options.seed
     if options.stack is not None:
         record["stack"] = list(options.stack)
-    record["moves"] = _moves_json(game)
+    spent: Sequence[int] = ()
+    if table is not None:
+        spent = table.spent_ms
+        if spent and len(spent) != len(game.history):
+            raise RecordError(
+                f"table: {len(spent)} times (spent_ms) for the {len(game.history)} actions"
+            )
+        record["table"] = table.settings.to_json()
+        if table.changes:
+            record["changes"] = [change.to_json() for change in table.changes]
+    record["moves"] = _moves_json(game, spent)
     record["result"] = {"scores": list(game.scores), "finished": game.is_over}
+    if table is not None:
+        # A written record always reads back: the table's part goes through the reader's checks.
+        written = _parse_seats(record.get("seats"))
+        _parse_table(record, _parse_moves(record["moves"], game.players), written, game.players)
+        if table.changes:
+            record["result"]["standings"] = standings_of(game, table)
     return record
 
 
@@ -634,13 +803,15 @@ def _seat_json(seat: Mapping[str, str] | Seat) -> dict[str, Any]:
     return dict(seat)
 
 
-def _moves_json(game: Game) -> list[dict[str, Any]]:
+def _moves_json(game: Game, spent_ms: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """The moves of ``game``; with ``spent_ms`` (one per action), each turn's ``ms`` last."""
     draws = game.draws
     drawn = 0
     moves: list[dict[str, Any]] = []
     turn: dict[str, Any] = {}
+    times: dict[int, list[int]] = {}  # id of a turn's dict -> its times, added at the end
     step2_due = False
-    for seat, action in game.history:
+    for ply, (seat, action) in enumerate(game.history):
         if isinstance(action, PlaceTile):
             while draws[drawn][1]:
                 moves.append({"discard": draws[drawn][0]})
@@ -655,7 +826,12 @@ def _moves_json(game: Game) -> list[dict[str, Any]]:
             step2_due = False
         else:
             turn.setdefault("actions", []).append({"seat": seat, "action": action_to_json(action)})
+        if spent_ms:
+            times.setdefault(id(turn), []).append(spent_ms[ply])
     moves.extend({"discard": tile} for tile, discarded in draws[drawn:] if discarded)
+    for move in moves:
+        if id(move) in times:
+            move["ms"] = times[id(move)]
     return moves
 
 
@@ -673,9 +849,10 @@ def save_record(
     game: Game,
     path: str | os.PathLike[str],
     seats: Sequence[Mapping[str, str] | Seat] | None = None,
+    table: TableRecord | None = None,
 ) -> None:
     """Write the record of ``game`` as indented JSON, one move per line."""
-    Path(path).write_text(dumps_record(record_from_game(game, seats)), encoding="utf-8")
+    Path(path).write_text(dumps_record(record_from_game(game, seats, table)), encoding="utf-8")
 
 
 def dumps_record(record: dict[str, Any]) -> str:
