@@ -11,6 +11,8 @@ import test_browser as browser_tests
 from playwright.sync_api import Browser, Page, expect
 from test_browser import Server, open_page, place_anywhere, shot
 
+from carcassonne.clocks import PRESETS, TimeControl, parse
+
 # The same fixtures as the other browser tests: one Chromium, a fresh server per test.
 browser = browser_tests.browser
 server = browser_tests.server
@@ -102,3 +104,60 @@ def test_the_mute_toggle_is_remembered_and_silences_the_chime(
         place_anywhere(ana)
         expect(bo).to_have_title(YOUR_TURN)
         assert tones(bo) == 2
+
+
+# ------------------------------------------------------------------ the lobby's table settings
+
+
+def sent_table(tab: Page, choose: dict[str, str], fields: dict[str, str] | None = None) -> Any:
+    """The ``table`` the lobby sends after these choices (the request is answered here)."""
+    for name, value in choose.items():
+        tab.select_option(f"select[name={name}]", value)
+    for name, value in (fields or {}).items():
+        tab.fill(f"input[name={name}]", value)
+    with tab.expect_request("**/api/games") as request:
+        tab.click("[data-create]")
+    return request.value.post_data_json.get("table", "absent")
+
+
+def test_the_lobby_sends_each_time_control_as_the_server_reads_it(
+    server: Server, browser: Browser
+) -> None:
+    with open_page(browser, viewport={"width": 1280, "height": 900}, locale="en-GB") as tab:
+        # The lobby's request is answered here: only what the page sends is looked at.
+        tab.route("**/api/games", lambda route: route.fulfill(status=400, json={"error": "x"}))
+        tab.goto(server.url + "/")
+        assert sent_table(tab, {}) == "absent"  # the defaults: nothing said
+        for name, control in PRESETS.items():
+            table = sent_table(tab, {"clock-kind": control.kind, "clock-preset": name})
+            assert TimeControl.from_json(table["clock"]) == control, name
+            assert (table["stand_in"], table["on_timeout"]) == ("greedy", "stand-in")
+        table = sent_table(
+            tab,
+            {"clock-kind": "real-time", "clock-preset": "custom", "stand-in": "random",
+             "on-timeout": "lose"},
+            {"clock-minutes": "45", "clock-seconds": "15"},
+        )  # fmt: skip
+        assert TimeControl.from_json(table["clock"]) == parse("45+15")
+        assert (table["stand_in"], table["on_timeout"]) == ("random", "lose")
+        table = sent_table(tab, {"clock-kind": "none"})
+        assert table == {"clock": {"kind": "none"}, "stand_in": "random", "on_timeout": "stand-in"}
+
+
+def test_a_custom_clock_out_of_bounds_is_refused_before_sending(
+    server: Server, browser: Browser
+) -> None:
+    with open_page(browser, viewport={"width": 1280, "height": 900}, locale="en-GB") as tab:
+        sent: list[str] = []
+        tab.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+        tab.goto(server.url + "/")
+        tab.select_option("select[name=clock-kind]", "real-time")
+        tab.select_option("select[name=clock-preset]", "custom")
+        for minutes, seconds in (("0", "10"), ("181", "0"), ("10", "601"), ("2.5", "0")):
+            tab.fill("input[name=clock-minutes]", minutes)
+            tab.fill("input[name=clock-seconds]", seconds)
+            tab.click("[data-create]")
+            expect(tab.locator(".error-box")).to_have_text(
+                "A custom clock takes 1 to 180 minutes and 0 to 600 seconds per turn, in whole numbers."
+            )
+        assert sent == []

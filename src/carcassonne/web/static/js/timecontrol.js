@@ -54,7 +54,8 @@ export function tableRequest(choice) {
     if (!control) return { error: t("clock.custom_bounds", { min: CUSTOM.minutes[1], inc: CUSTOM.seconds[1] }) };
     clock = { kind: choice.kind, ...control };
   }
-  const table = { clock, stand_in: choice.standIn, on_timeout: choice.onTimeout };
+  // Without a clock nobody times out: the choice, hidden then, is not sent.
+  const table = { clock, stand_in: choice.standIn, on_timeout: clock.kind === "none" ? "stand-in" : choice.onTimeout };
   const plain = clock.kind === "none" && table.stand_in === "greedy" && table.on_timeout === "stand-in";
   return { table: plain ? null : table };
 }
