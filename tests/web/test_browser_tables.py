@@ -144,6 +144,11 @@ def test_the_lobby_sends_each_time_control_as_the_server_reads_it(
         assert table == {"clock": {"kind": "none"}, "stand_in": "random", "on_timeout": "stand-in"}
 
 
+CUSTOM_BOUNDS = (
+    "A custom clock takes 1 to 180 minutes and 0 to 600 seconds per turn, in whole numbers."
+)
+
+
 def test_a_custom_clock_out_of_bounds_is_refused_before_sending(
     server: Server, browser: Browser
 ) -> None:
@@ -157,7 +162,5 @@ def test_a_custom_clock_out_of_bounds_is_refused_before_sending(
             tab.fill("input[name=clock-minutes]", minutes)
             tab.fill("input[name=clock-seconds]", seconds)
             tab.click("[data-create]")
-            expect(tab.locator(".error-box")).to_have_text(
-                "A custom clock takes 1 to 180 minutes and 0 to 600 seconds per turn, in whole numbers."
-            )
+            expect(tab.locator(".error-box")).to_have_text(CUSTOM_BOUNDS)
         assert sent == []
