@@ -7,19 +7,38 @@ import { html } from "./svg.js";
 import { muted, setMuted, mayAskForNotifications, askForNotifications } from "./turnalert.js";
 
 /**
- * `may` is the state's ({resign, return, stand_in: [seats]}); `why(seat)` says why a seat may be
- * handed over ("away", "out of time"); `onChange(change, seat)` sends a seat change;
- * `rerender()` draws the panel again after a setting changed; `turnBased` offers notifications.
+ * What the seat is asked to do about the table now, from the state's `may` ({resign, return,
+ * stand_in: [seats]}): take its seat back from the stand-in, or hand an absent seat (`why(seat)`
+ * says why: away, out of time) to it. Null when there is nothing to do. `onChange(change, seat)`
+ * sends the change.
  */
-export function tablePanel({ may, seats, seatName, why, onChange, rerender, turnBased }) {
-  const sound = html("button", {
+export function seatActionsPanel({ may, seats, seatName, why, onChange }) {
+  const actions = [];
+  if (may && may.return) {
+    actions.push(html("button", { class: "primary", "data-seat-change": "return", onclick: () => onChange("return") }, t("table.take_back")));
+  }
+  for (const seat of (may && may.stand_in) || []) {
+    actions.push(html("button", { "data-seat-change": "stand-in", "data-seat": seat, onclick: () => onChange("stand-in", seat) },
+      t("table.stand_in", { who: seatName(seats, seat), why: why(seat) })));
+  }
+  if (!actions.length) return null;
+  return html("section", { class: "panel table-panel", "data-seat-actions": "", "aria-label": t("table.title") },
+    html("div", { class: "row table-actions" }, actions));
+}
+
+/**
+ * The table panel: resigning (when `may.resign`, after a confirmation) and the turn alert's
+ * settings (the sound; notifications in a `turnBased` game). `rerender()` draws it again after
+ * a setting changed.
+ */
+export function tablePanel({ may, onChange, rerender, turnBased }) {
+  const settings = [html("button", {
     class: "sound-toggle", "data-sound": muted() ? "off" : "on", "aria-pressed": String(!muted()),
     onclick: () => {
       setMuted(!muted());
       rerender();
     },
-  }, muted() ? `♪ ${t("table.sound_off")}` : `♪ ${t("table.sound_on")}`);
-  const settings = [sound];
+  }, muted() ? `♪ ${t("table.sound_off")}` : `♪ ${t("table.sound_on")}`)];
   if (turnBased && mayAskForNotifications()) {
     settings.push(html("button", {
       "data-notify": "",
@@ -29,20 +48,11 @@ export function tablePanel({ may, seats, seatName, why, onChange, rerender, turn
       },
     }, t("table.notify")));
   }
-  const actions = [];
-  if (may && may.return) {
-    actions.push(html("button", { class: "primary", "data-seat-change": "return", onclick: () => onChange("return") }, t("table.take_back")));
-  }
-  for (const seat of (may && may.stand_in) || []) {
-    actions.push(html("button", { "data-seat-change": "stand-in", "data-seat": seat, onclick: () => onChange("stand-in", seat) },
-      t("table.stand_in", { who: seatName(seats, seat), why: why(seat) })));
-  }
   if (may && may.resign) {
-    actions.push(html("button", { class: "danger", "data-seat-change": "resign", onclick: () => confirmResign(() => onChange("resign")) }, t("table.resign")));
+    settings.push(html("button", { class: "danger", "data-seat-change": "resign", onclick: () => confirmResign(() => onChange("resign")) }, t("table.resign")));
   }
   return html("section", { class: "panel table-panel", "data-table-panel": "", "aria-label": t("table.title") },
     html("h3", {}, t("table.title")),
-    actions.length ? html("div", { class: "row table-actions" }, actions) : null,
     html("div", { class: "row table-settings" }, settings));
 }
 
