@@ -207,3 +207,70 @@ def test_the_schema_refuses_bad_table_parts(record: dict[str, Any]) -> None:
         lambda r: r["result"].update(standings=[[]]),
     ):
         assert not validator.is_valid(mutated(record, change))
+
+
+# ------------------------------------------------------------------- carcassonne replay
+
+
+def replayed(tmp_path: Path, record: dict[str, Any], *flags: str) -> str:
+    from carcassonne.cli.main import main
+
+    path = tmp_path / "table.json"
+    path.write_text(dumps_record(record))
+    assert main(["replay", str(path), *flags]) == 0
+    return path.name
+
+
+def test_replay_tells_the_clock_the_changes_and_their_turns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], record: dict[str, Any]
+) -> None:
+    replayed(tmp_path, record)
+    out = capsys.readouterr().out
+    assert "Clock: 5 min + 20 s per turn; stand-in greedy; a timeout loses" in out
+    # ply 6 is in move 4, ply 9 in move 5
+    assert "from turn   4  Bob played by the stand-in (greedy)" in out
+    assert "from turn   5  Bob out of time (ranked last)" in out
+    assert "  2. Bob" in out and "(out of time at turn 5)" in out
+    # every turn's time: move 1 took 0 + 1001 ms, move 2 1002 + 1003 ms
+    assert "  1 Ann     0:01     2 Bob     0:02" in out
+
+
+def test_replay_winner_is_the_first_place_not_the_best_score(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: Game
+) -> None:
+    best = game.winners()[0]
+    table = TableRecord.of(TableSettings(), [SeatChange(20, best, "resign", 7)])
+    replayed(tmp_path, record_from_game(game, SEATS, table))
+    out = capsys.readouterr().out
+    assert f"Winner: {SEATS[1 - best]['name']}\n" in out
+    assert f"{SEATS[best]['name']} resigned (ranked last)" in out
+    assert "Clock: no clock; stand-in greedy\n" in out
+    assert "Time per turn" not in out  # no times recorded
+
+
+def test_replay_json_has_the_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: Game, record: dict[str, Any]
+) -> None:
+    replayed(tmp_path, record, "--json")
+    out = json.loads(capsys.readouterr().out)
+    assert out["table"] == record["table"] and out["changes"] == record["changes"]
+    assert out["standings"] == [[0], [1]]
+    assert out["spent_ms"][:3] == [0, 1001, 1002] and len(out["spent_ms"]) == len(game.history)
+    replayed(tmp_path, record_from_game(game, SEATS), "--json")
+    assert "table" not in json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(
+    ("ms", "text"),
+    [
+        (999, "0:00"),
+        (7_000, "0:07"),
+        (750_000, "12:30"),
+        (3_723_000, "1:02:03"),
+        (2 * 86_400_000 + 11_045_000, "2d 03:04:05"),
+    ],
+)
+def test_duration_text(ms: int, text: str) -> None:
+    from carcassonne.cli.replay import duration_text
+
+    assert duration_text(ms) == text

@@ -226,6 +226,8 @@ def test_a_database_of_schema_3_is_migrated(games_db: str) -> None:
     with storage._transaction("schema 3") as db:
         db.execute("DROP TABLE hints")
         db.execute("ALTER TABLE games DROP COLUMN claimed")  # schema 5's
+        db.execute("DROP TABLE seat_changes")  # schema 6's
+        db.execute("ALTER TABLE actions DROP COLUMN at_ms")
         db.execute("UPDATE meta SET value='3' WHERE key='schema'")
     storage.close()
     migrated = open_storage(games_db)
@@ -246,6 +248,8 @@ def test_a_database_of_schema_4_is_migrated(games_db: str) -> None:
     storage.create_game("untouched", {}, HUMANS, None)
     with storage._transaction("schema 4") as db:
         db.execute("ALTER TABLE games DROP COLUMN claimed")
+        db.execute("DROP TABLE seat_changes")  # schema 6's
+        db.execute("ALTER TABLE actions DROP COLUMN at_ms")
         db.execute("UPDATE meta SET value='4' WHERE key='schema'")
     storage.close()
     migrated = open_storage(games_db)

@@ -10,10 +10,12 @@ Routes (details and message formats in ``docs/web.md``)::
     GET  /api/games/{id}            public setup of a game
     GET  /api/games/{id}/state      the caller's view (Authorization: Bearer <token>)
     POST /api/games/{id}/actions    act for the caller's seat
+    POST /api/games/{id}/seat       resign, take the seat back, hand a seat to the stand-in
     GET  /api/games/{id}/record     the game record (finished games only)
     GET  /api/games/{id}/replay     replay frames (finished games only)
     POST /api/replay                replay frames of an uploaded record
-    WS   /ws/{id}                   live play: hello, act, preview, ping
+    WS   /ws/{id}                   live play: hello, act, preview, hint, ping, resign,
+                                    return, stand-in
 """
 
 from __future__ import annotations
@@ -55,7 +57,9 @@ from .protocol import (
     parse_client_message,
     parse_options,
     parse_ply,
+    parse_seat_change,
     parse_seats,
+    parse_table,
 )
 from .ratelimit import RateLimits, TokenBuckets, retry_after
 from .rooms import Room
@@ -66,7 +70,7 @@ from .server import (
     UNCLAIMED_EXPIRE_AFTER,
     GameServer,
 )
-from .storage import Storage, default_db_path
+from .storage import Storage, default_db_path, now_ms
 from .tilegeom import tile_geometry_bytes
 
 log = logging.getLogger("carcassonne.web")
@@ -379,15 +383,16 @@ async def create_game(request: Request) -> Response:
     data = await _json_body(request)
     if not isinstance(data, dict):
         raise ProtocolError.of("request_not_object")
-    unknown = set(data) - {"seats", "options", "hotseat"}
+    unknown = set(data) - {"seats", "options", "hotseat", "table"}
     if unknown:
         raise ProtocolError.of("request_unknown_keys", keys=sorted(unknown))
     seats = parse_seats(data.get("seats"))
     options = parse_options(data.get("options"), len(seats))
+    table = parse_table(data.get("table"))
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise ProtocolError.of("hotseat_not_boolean")
-    room, links = await _server(request).create(seats, options, hotseat, client_key(request))
+    room, links = await _server(request).create(seats, options, hotseat, client_key(request), table)
     return JSONResponse({**links, "game": room.public_info()}, status_code=201, headers=PRIVATE)
 
 
@@ -409,6 +414,15 @@ async def game_actions(request: Request) -> Response:
     if not isinstance(data, dict) or set(data) - {"actions", "ply"}:
         raise ProtocolError.of("actions_request")
     await room.submit(principal, parse_actions(data.get("actions")), parse_ply(data))
+    return JSONResponse(room.state(principal), headers=PRIVATE)
+
+
+async def game_seat(request: Request) -> Response:
+    data = await _json_body(request)
+    room = await _room(request)
+    principal = room.authorise(_bearer(request))
+    msg = parse_seat_change(data)
+    await room.change_seat(principal, msg["change"], msg["seat"], msg["ply"])
     return JSONResponse(room.state(principal), headers=PRIVATE)
 
 
@@ -560,6 +574,9 @@ async def game_socket(websocket: WebSocket) -> None:
                     reply({"type": "pong"})
                 elif kind == "act":
                     await room.submit(conn.principal, msg["actions"], msg["ply"])
+                elif kind == "seat":
+                    _check_rate(websocket, "seat")
+                    await room.change_seat(conn.principal, msg["change"], msg["seat"], msg["ply"])
                 elif kind == "hint":
                     if hint_task is not None and not hint_task.done():
                         raise ProtocolError.of("hint_busy")
@@ -619,6 +636,7 @@ def create_app(
     allowed_origins: frozenset[str] = frozenset(),
     allowed_hosts: frozenset[str] = LOCAL_HOST_NAMES,
     clock: Callable[[], float] = time.monotonic,
+    wall_clock: Callable[[], int] = now_ms,
 ) -> Starlette:
     """The web app on a games database: an SQLite file path or a ``postgresql://`` URL
     (default: an SQLite file in the user's data directory).
@@ -631,7 +649,8 @@ def create_app(
     addresses are one client for every per-client limit; ``allowed_origins`` the origins of
     other sites' pages that may use the API and ``allowed_hosts`` the host names it answers to
     besides IP addresses (``"*"``: any; :class:`CrossSiteGuard`); ``clock`` (monotonic
-    seconds) drives the rate limits, for tests."""
+    seconds) drives the rate limits, and ``wall_clock`` (milliseconds since the epoch) the
+    times of moves and the tables' clocks, for tests."""
     if storage is None:
         storage = open_storage(db if db is not None else default_db_path())
     server = GameServer(
@@ -641,6 +660,7 @@ def create_app(
         max_games_per_address=max_games_per_address,
         expire_after=expire_after,
         expire_unclaimed_after=expire_unclaimed_after,
+        wall_clock=wall_clock,
     )
     limits = limits or RateLimits()
 
@@ -660,6 +680,7 @@ def create_app(
         Route("/api/games/{game_id}", _api(game_info)),
         Route("/api/games/{game_id}/state", _api(game_state, "state")),
         Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
+        Route("/api/games/{game_id}/seat", _api(game_seat, "seat"), methods=["POST"]),
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
         Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),
@@ -677,7 +698,7 @@ def create_app(
     app.state.address_groups = address_groups
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
-        for name in ("create", "replay", "action", "message", "read", "state", "hint")
+        for name in ("create", "replay", "action", "message", "read", "state", "hint", "seat")
     }
     app.state.replays = replay.ReplayCache()
     return app

@@ -65,6 +65,12 @@ ERRORS: dict[str, tuple[str, str]] = {
     "unknown_map": ("bad-options", "cannot set up this game: unknown map {map} (maps: {maps})"),
     "bad_options": ("bad-options", "cannot set up this game: {detail}"),
     "bot_unavailable": ("bad-options", "the {bot} bot is not available: {detail}"),
+    # the table's settings (its clock, stand-in, timeouts): ``detail`` says exactly what
+    "table_shape": ("bad-options", "{detail}"),
+    "clock_kind": ("bad-options", "{detail}"),
+    "clock_range": ("bad-options", "{detail}"),
+    "stand_in_bot": ("bad-options", "{detail}"),
+    "on_timeout": ("bad-options", "{detail}"),
     # the server's limits
     "rate_limited": (
         "rate-limited",
@@ -102,7 +108,8 @@ ERRORS: dict[str, tuple[str, str]] = {
     "hello_token": ("bad-message", "hello: 'token' must be a string or null"),
     "unknown_message_type": (
         "bad-message",
-        "unknown message type {type!r} (expected hello, act, preview, hint or ping)",
+        "unknown message type {type!r} (expected hello, act, preview, hint, ping, resign, "
+        "return or stand-in)",
     ),
     # moves
     "action_count": ("bad-message", "'actions' must be a list of 1 to {max} actions"),
@@ -125,6 +132,36 @@ ERRORS: dict[str, tuple[str, str]] = {
     "action_not_your_turn": (
         "not-your-turn",
         "action {action}: it is seat {seat}'s move, not yours",
+    ),
+    "seat_stood_in": (
+        "not-allowed",
+        "seat {seat} is played by the stand-in now: take it back first",
+    ),
+    # seat changes: resign, take a seat back, hand a seat to the stand-in
+    "seat_change_request": (
+        "bad-message",
+        'the request must be {{"change": "resign" | "return" | "stand-in", "seat": n '
+        '(for stand-in only), "ply": n}}',
+    ),
+    "seat_left": ("not-allowed", "seat {seat} has left the game already"),
+    "seat_not_stood_in": ("not-allowed", "seat {seat} is not played by the stand-in"),
+    "seat_not_to_move": (
+        "not-allowed",
+        "only the seat to move may be handed to the stand-in, and seat {seat} is not",
+    ),
+    "seat_not_playing": (
+        "not-allowed",
+        "seat {seat} is not playing now: only a seat still at the table may do that",
+    ),
+    "stand_in_own_seat": ("not-allowed", "you cannot hand your own seat to the stand-in"),
+    "seat_not_played_by_person": (
+        "not-allowed",
+        "seat {seat} is not played by a person now",
+    ),
+    "seat_has_time": ("not-allowed", "seat {seat} still has time on its clock"),
+    "seat_not_away": (
+        "not-allowed",
+        "seat {seat} may be handed to the stand-in once it has been away for {minutes} minutes",
     ),
     # hints
     "hint_busy": ("busy", "a hint is already on its way"),
@@ -162,6 +199,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "hint_not_saved": ("server", "the server could not save that this hint was used; try again"),
     "cannot_create_now": ("server", "the server cannot create games now; try again"),
     "game_not_saved": ("server", "the server could not save the new game; try again"),
+    "seat_change_not_saved": ("server", "the server could not save this change; try again"),
 }
 
 

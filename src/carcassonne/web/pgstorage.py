@@ -45,7 +45,9 @@ from .storage import (
     Storage,
     StorageConflict,
     StorageError,
+    now_ms,
     schema_sql,
+    seat_changes_migration,
 )
 
 log = logging.getLogger("carcassonne.web")
@@ -65,11 +67,15 @@ MAX_NEWS_CHARS = 7000
 #: pg_advisory_lock key serialising schema changes ("carc" in ASCII)
 SCHEMA_LOCK = 0x63617263
 
-_SCHEMA = schema_sql("DOUBLE PRECISION")
+_SCHEMA = schema_sql("DOUBLE PRECISION", "BIGINT")
 
 #: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
 #: one PostgreSQL had; each later change of the schema adds its step here and to SQLite's)
-_MIGRATIONS = {3: HINTS_MIGRATION, 4: CLAIMED_MIGRATION}
+_MIGRATIONS = {
+    3: HINTS_MIGRATION,
+    4: CLAIMED_MIGRATION,
+    5: seat_changes_migration("BIGINT"),
+}
 
 
 def _placeholders(sql: str) -> str:
@@ -178,17 +184,21 @@ class PostgresStorage(Storage):
         actions: list[tuple[int, dict[str, Any]]],
         over: bool,
         bot_turn: bool = False,
+        at_ms: int | None = None,
     ) -> None:
         """The contract's, in one statement: the actions, the game's row, the news."""
+        at = now_ms() if at_ms is None else at_ms
         plies = first_ply + len(actions)
-        news = json.dumps({"id": game_id, "plies": plies, "moves": actions})
+        news = json.dumps(
+            {"id": game_id, "plies": plies, "moves": actions, "times": [at] * len(actions)}
+        )
         if len(news) > MAX_NEWS_CHARS:
             news = json.dumps({"id": game_id, "plies": plies})
         with _storing(f"the moves of game {game_id}"), self._pool.connection() as conn:
             conn.execute(
                 _placeholders(
-                    "WITH added AS (INSERT INTO actions (game_id, ply, seat, action) "
-                    "SELECT ?, ? + a.n - 1, a.seat, a.action "
+                    "WITH added AS (INSERT INTO actions (game_id, ply, seat, action, at_ms) "
+                    "SELECT ?, ? + a.n - 1, a.seat, a.action, ? "
                     "FROM unnest(?::integer[], ?::text[]) WITH ORDINALITY AS a(seat, action, n)), "
                     "moved AS (UPDATE games SET updated=?, finished=?, bot_turn=? WHERE id=? "
                     "RETURNING id) "
@@ -197,6 +207,7 @@ class PostgresStorage(Storage):
                 (
                     game_id,
                     first_ply,
+                    at,
                     [seat for seat, _ in actions],
                     [json.dumps(action) for _, action in actions],
                     time.time(),
@@ -241,8 +252,9 @@ def _news(payload: str) -> News | None:
     try:
         data = json.loads(payload)
         moves = tuple((int(seat), dict(action)) for seat, action in data.get("moves", ()))
+        times = tuple(int(at) for at in data.get("times", ()))
         plies = data.get("plies")
-        return News(str(data["id"]), None if plies is None else int(plies), moves)
+        return News(str(data["id"]), None if plies is None else int(plies), moves, times)
     except (ValueError, TypeError, KeyError, AttributeError):
         log.warning("a notification that is not news of a game: %.100r", payload)
         return None

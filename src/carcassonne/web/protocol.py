@@ -18,12 +18,14 @@ from typing import Any
 from ..actions import PlaceFigure, PlaceTile
 from ..board import encode
 from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
+from ..clocks import TimeControlError
 from ..events import Event, ScoreEvent
 from ..formats.actions import ActionFormatError, action_from_json
 from ..formats.record import options_to_json as rule_options_json
 from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
 from ..quoting import short_repr
+from ..standings import TableSettings
 from .errors import ProtocolError
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -277,6 +279,28 @@ def parse_options(data: Any, players: int) -> GameOptions:
     )
 
 
+def parse_table(data: Any) -> TableSettings:
+    """The create request's ``table`` (its clock, stand-in bot, what a timeout does; each has a
+    default) -> :class:`TableSettings`; a bad value is ``bad-options`` naming what is wrong."""
+    if data is None:
+        return TableSettings()
+    try:
+        return TableSettings.from_json(data)
+    except TimeControlError as exc:
+        detail = str(exc)
+        match exc.reason:
+            case "clock_kind":
+                raise ProtocolError.of("clock_kind", detail=detail) from None
+            case "clock_range":
+                raise ProtocolError.of("clock_range", detail=detail) from None
+            case "stand_in_bot":
+                raise ProtocolError.of("stand_in_bot", detail=detail) from None
+            case "on_timeout":
+                raise ProtocolError.of("on_timeout", detail=detail) from None
+            case _:  # the shape of the table or its clock
+                raise ProtocolError.of("table_shape", detail=detail) from None
+
+
 def check_map(name: Any, code: str) -> None:
     """Only the bundled maps, by name: a map may also be a file path, which no client may pick."""
     if name is not None and (not isinstance(name, str) or name not in bundled_maps()):
@@ -298,6 +322,7 @@ def options_to_json(options: GameOptions, seed_chosen: bool = False) -> dict[str
 def options_from_json(data: dict[str, Any]) -> GameOptions:
     data = dict(data)
     data.pop("seed_chosen", None)
+    data.pop("table", None)  # the table's settings, stored with the options (Room reads them)
     for key in ("stack", "start_squares"):
         if data.get(key) is not None:
             data[key] = tuple(data[key])
@@ -341,7 +366,33 @@ def parse_client_message(data: Any) -> dict[str, Any]:
         msg = _expect_object(data, "preview", {"type", "action", "ply"})
         (action,) = parse_actions([msg.get("action")])
         return {"type": "preview", "action": action, "ply": parse_ply(msg)}
+    if kind in ("resign", "return"):
+        msg = _expect_object(data, kind, {"type", "ply"})
+        return {"type": "seat", "change": kind, "seat": None, "ply": parse_ply(msg)}
+    if kind == "stand-in":
+        msg = _expect_object(data, kind, {"type", "seat", "ply"})
+        return {"type": "seat", "change": kind, "seat": parse_seat(msg), "ply": parse_ply(msg)}
     raise ProtocolError.of("unknown_message_type", type=kind)
+
+
+#: the seat changes a seat may ask for (``timeout`` is the clock's)
+SEAT_CHANGES = ("resign", "return", "stand-in")
+
+
+def parse_seat_change(data: Any) -> dict[str, Any]:
+    """The body of ``POST /api/games/{id}/seat``: ``{"change", "seat"?, "ply"}`` as the
+    websocket's seat messages are parsed (``seat`` only, and required, for ``stand-in``)."""
+    if not isinstance(data, dict) or data.get("change") not in SEAT_CHANGES:
+        raise ProtocolError.of("seat_change_request")
+    body = dict(data)
+    change = body.pop("change")
+    if change != "stand-in" and "seat" in body:
+        raise ProtocolError.of("seat_change_request")
+    return parse_client_message({**body, "type": change})
+
+
+def parse_seat(data: dict[str, Any]) -> int:
+    return _int(data.get("seat"), "seat", 0, MAX_PLAYERS - 1, what="")
 
 
 def parse_ply(data: dict[str, Any]) -> int:

@@ -43,6 +43,8 @@ class RateLimits:
     state: Limit = field(default_factory=lambda: Limit(per_minute=600, burst=60))
     #: hints asked for, over all of a client's games (each is a second of a worker's search)
     hint: Limit = field(default_factory=lambda: Limit(per_minute=20, burst=6))
+    #: seat changes (resign, return, stand-in), over all of a client's games: each is stored
+    seat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=10))
 
 
 MAX_CLIENTS = 10_000

@@ -29,6 +29,7 @@ from ..formats.record import (
     replay_record,
 )
 from ..game import Game, GameOptions, GameSummary
+from ..standings import TableRecord
 from .protocol import (
     MAX_NAME_LENGTH,
     ProtocolError,
@@ -86,9 +87,15 @@ def _record_seats(room: Room) -> list[dict[str, str]]:
     ]
 
 
+def table_record(room: Room) -> TableRecord:
+    """What the record keeps of the room's table: settings, seat changes, each ply's time."""
+    seating = room.seating
+    return TableRecord.of(seating.settings, seating.changes, seating.clocks.spent_ms)
+
+
 def record_of(room: Room) -> dict[str, Any]:
     _require_finished(room)
-    return record_from_game(room.game, _record_seats(room))
+    return record_from_game(room.game, _record_seats(room), table=table_record(room))
 
 
 def record_file(room: Room) -> bytes:
@@ -100,7 +107,17 @@ def frames_of_room(room: Room) -> dict[str, Any]:
     _require_finished(room)
     seats = [seat_public(i, s["name"], s["kind"], s["bot"]) for i, s in enumerate(room.seats)]
     actions = [a for _, a in room.game.history]
-    return frames(room.game.options, actions, seats, reveal=True, seed_chosen=room.seed_chosen)
+    replayed = frames(room.game.options, actions, seats, reveal=True, seed_chosen=room.seed_chosen)
+    seating = room.seating
+    standings = seating.standings(replayed["summary"]["scores"])
+    return {
+        **replayed,
+        "summary": {**replayed["summary"], "winners": room.winners(), "standings": standings},
+        "table": seating.settings.to_json(),
+        "changes": seating.changes_json(),
+        "spent_ms": list(seating.clocks.spent_ms),
+        "standings": standings,
+    }
 
 
 def frames_of_record(data: Any) -> dict[str, Any]:

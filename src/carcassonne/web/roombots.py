@@ -2,15 +2,22 @@
 
 Several processes may serve one game (PostgreSQL); its bots are played by the one holding their
 lease (see :mod:`.storage`): the loop takes it before the first move, renews it before each, and
-lets go of it once no bot is to move.  Each decision is made in a worker process
-(:mod:`.botworker`), then applied and committed through the room as any other move.  Whatever
-fails for a while (the database refusing a write or a lease, a worker dying) is tried again,
-each time waiting longer (:func:`backoff`), so the bots go on by themselves once it works again.
+lets go of it once the game needs no tending.  The same loop plays the stand-ins of seats whose
+players left (the table's stand-in bot, through the same workers: it searches worlds re-dealt
+for its seat, never the hidden state), without a delay once no human is left in the game, and
+keeps the game's clock: while a person's clock runs it holds the lease and sleeps until the
+deadline (woken by every change of the game), then has the room confirm it against the
+database and store the ``stand-in`` or ``timeout`` change.  Each decision is made in a worker
+process (:mod:`.botworker`), then applied and committed through the room as any other move.
+Whatever fails for a while (the database refusing a write or a lease, a worker dying) is tried
+again, each time waiting longer (:func:`backoff`), so the bots go on by themselves once it works
+again.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -39,6 +46,9 @@ BOT_LEASE_SECONDS = 3.0
 #: seconds between two renewals of a process's bot leases (and searches for orphaned bots):
 #: a live process may stall 2.5 s before its bots are taken over (two queries each time)
 LEASE_RENEW_EVERY = 0.5
+#: seconds the loop sleeps at most while a person's clock runs before it looks again (the
+#: deadline itself is slept to exactly; this bounds the error of a clock that was set back)
+CLOCK_CHECK_EVERY = 1.0
 
 
 def backoff(delay: float) -> float:
@@ -57,15 +67,23 @@ class RoomBots:
         self.delay = delay
         self.owner = owner
         self._task: asyncio.Task[None] | None = None
+        #: set when the game changed: a loop waiting for a clock's deadline looks again
+        self._changed = asyncio.Event()
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
     def to_move(self) -> bool:
-        """Whether a bot of this live game, still in memory, is to move."""
+        """Whether a bot (or a stand-in) of this live game, still in memory, is to move."""
         room = self.room
-        return room.live and not room.evicted and room.game.to_move in room.bots
+        return room.live and not room.evicted and room.bot_spec(room.game.to_move) is not None
+
+    def tending(self) -> bool:
+        """Whether this live game, still in memory, needs the loop: a bot or stand-in is to
+        move, or a person's clock runs."""
+        room = self.room
+        return not room.evicted and room.needs_tending(room.game)
 
     def kick(self) -> None:
         """Start the bot loop if a bot is to move (no-op when not on an event loop); the loop
@@ -73,7 +91,10 @@ class RoomBots:
         them.  The lease is taken right after the commit that made a bot's turn, so that no
         process dies between the two unnoticed (a game with a bot to move and no lease is
         taken over)."""
-        if not self.to_move() or self.running:
+        if self.running:
+            self._changed.set()
+            return
+        if not self.tending():
             return
         try:
             loop = asyncio.get_running_loop()
@@ -112,12 +133,17 @@ class RoomBots:
                 return
         except StorageError as exc:
             log.warning("game %s: cannot take the bot lease (%s); trying again", room.id, exc)
-        delay = self.delay
+        delay = self._pause()
         while True:
-            await asyncio.sleep(delay)
-            if not self.to_move():
+            if self.to_move():
+                await asyncio.sleep(delay)
+            else:
+                await self._wait_for_deadline()
+            if not self.tending():
                 await self._release()
                 return
+            if not self.to_move() and not self._deadline_passed():
+                continue
             try:
                 leased = await self._take_lease()
             except StorageError as exc:
@@ -126,9 +152,16 @@ class RoomBots:
                 continue
             if not leased:
                 return  # another process took the bots over (this one was thought dead)
+            if not self.to_move():
+                await room.clock_ran_out()
+                if self._deadline_passed():  # it could not be stored: try again later
+                    delay = backoff(delay)
+                    await asyncio.sleep(delay)
+                continue
             seat = room.game.to_move
             first_ply = len(room.game.history)
-            spec = room.bots[seat]
+            spec = room.bot_spec(seat)
+            assert spec is not None
             try:
                 action = await botworker.decide(
                     spec,
@@ -165,4 +198,26 @@ class RoomBots:
                     if exc.code != "stale":  # stale: the ply was played elsewhere; go on from it
                         delay = backoff(delay)
                 else:
-                    delay = self.delay
+                    delay = self._pause()
+
+    def _deadline_passed(self) -> bool:
+        deadline = self.room.seating.deadline_ms()
+        return deadline is not None and self.room.clock() >= deadline
+
+    def _pause(self) -> float:
+        """Seconds a bot waits before its move: none once no human is left in the game (the
+        stand-ins finish it at once)."""
+        return self.delay if self.room.seating.humans_left else 0.0
+
+    async def _wait_for_deadline(self) -> None:
+        """Sleep until the running clock's deadline, or :data:`CLOCK_CHECK_EVERY`, or a change
+        of the game, whichever comes first."""
+        self._changed.clear()
+        deadline = self.room.seating.deadline_ms()
+        seconds = CLOCK_CHECK_EVERY
+        if deadline is not None:
+            seconds = (deadline - self.room.clock()) / 1000
+            if seconds <= 0:
+                return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), min(seconds, CLOCK_CHECK_EVERY))

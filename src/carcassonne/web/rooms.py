@@ -11,7 +11,9 @@ moves of one game (and the catching up with moves made elsewhere) from interleav
 processes may serve one game (PostgreSQL): the database stores each ply once, the process that
 comes second answers ``stale``, and each process hears of moves made elsewhere
 (:meth:`.server.GameServer.start` listens) and pushes them to its clients.
-A game's bots are played by the one process holding their lease (:mod:`.roombots`).
+A game's bots are played by the one process holding their lease (:mod:`.roombots`), and so
+are its stand-ins and the deadline of its clock; who plays each seat and the clocks are the
+room's :class:`~.seating.Seating`, computed from the stored times of actions and seat changes.
 
 Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
 public events, so hidden information (other seats' bets, face-down map chips, the stack order)
@@ -27,6 +29,7 @@ every frame (:class:`.outbox.Connection`: what waits for a client stays bounded)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import secrets
@@ -39,6 +42,7 @@ from ..bots.expert import HINT_BOT, HINT_COUNT
 from ..formats.actions import ActionFormatError, action_from_json, action_to_json
 from ..game import Game, GameSummary, IllegalAction
 from ..replaying import Move, ReplayError, replay, replay_onto
+from ..standings import ChangeKind, SeatChange, TableSettings
 from ..tiles import EDGE_NAMES
 from . import botworker
 from .errors import illegal
@@ -54,12 +58,14 @@ from .protocol import (
     think_time,
 )
 from .roombots import RoomBots
+from .seating import AWAY_MS, Seating
 from .storage import (
     News,
     Storage,
     StorageConflict,
     StorageError,
     StoredGame,
+    now_ms,
     token_digest,
 )
 
@@ -76,11 +82,18 @@ class Room:
     """One game being played (or finished) on this server."""
 
     def __init__(
-        self, stored: StoredGame, storage: Storage, bot_delay: float, owner: str = "local"
+        self,
+        stored: StoredGame,
+        storage: Storage,
+        bot_delay: float,
+        owner: str = "local",
+        clock: Callable[[], int] = now_ms,
     ) -> None:
         """Rebuild a stored game; raises :class:`GameLoadError` if it cannot be set up.
-        ``owner`` names this server process when it holds the lease on the game's bots."""
+        ``owner`` names this server process when it holds the lease on the game's bots;
+        ``clock`` is the wall clock in milliseconds since the epoch (tests pass their own)."""
         self.id = stored.id
+        self.clock = clock
         self.stored = stored
         self.storage = storage
         #: connections holding a seat, and spectators: seats are told of a change first
@@ -108,6 +121,9 @@ class Room:
         self.broken: str | None = None
         #: set when the game was ended unfinished (abandoned, or its place was needed)
         self.expired: str | None = stored.expired
+        #: tells everyone when the next offline seat will have been away long enough to be
+        #: handed to the stand-in (untimed tables: the ``may`` of their states changes then)
+        self._away_timer: asyncio.TimerHandle | None = None
         # Stored data may come from an older version or a damaged file and can fail in any
         # way; one such game must not stop the server from starting or serving the others.
         try:
@@ -118,7 +134,15 @@ class Room:
             #: seat -> its bot's spec (the bots themselves run in the workers)
             self.bots = {i: s["bot"] for i, s in enumerate(self.seats) if s["kind"] == "bot"}
             self._several_humans = len(self.seats) - len(self.bots) > 1
+            humans = [i for i in range(len(self.seats)) if i not in self.bots]
+            self.seating = Seating(
+                TableSettings.from_json(stored.options.get("table", {})), humans, len(self.seats)
+            )
+            #: human seats with no connection to this process, since when (ms): the
+            #: "away" of untimed tables, as this process saw it
+            self._offline_since = dict.fromkeys(humans, clock())
             self.game = self._rebuild()
+            self._feed_seating()
         except Exception as exc:
             log.exception("game %s: cannot set it up again", self.id)
             raise GameLoadError(
@@ -139,6 +163,17 @@ class Room:
             self.broken = self.stored.damaged
             log.error("game %s: %s", self.id, self.broken)
         return game
+
+    def _feed_seating(self) -> None:
+        """The seats' statuses and clocks, brought up to the stored actions and changes."""
+        game = self.game
+        plies = len(game.history)
+        self.seating.feed(
+            [seat for seat, _ in self.stored.actions[:plies]],
+            self.stored.times[:plies],
+            [SeatChange.from_json(c) for c in self.stored.changes],
+            None if game.is_over else game.to_move,
+        )
 
     def _break(self, failure: ReplayError) -> None:
         """Mark the game broken at the stored action that no longer replays (the log says why)."""
@@ -214,6 +249,7 @@ class Room:
             "options": public_options(self.options, self.seed_chosen),
             "board": board_info(self.game),
             "hotseat": self.stored.hotseat_digest is not None,
+            "table": self.seating.settings.to_json(),
         }
 
     def _online(self) -> set[int]:
@@ -257,18 +293,44 @@ class Room:
             "online": sorted(self._online()),
             "broken": self.frozen,
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
+            **self._seats_state(seat),
         }
         if game.is_over:
             summary = GameSummary.of(game)
+            standings = self.seating.standings(summary.scores)
             message["summary"] = {
                 "scores": summary.scores,
                 "by_source": summary.by_source,
-                "winners": game.winners(),
+                "winners": self.winners(),
+                "standings": standings,
             }
         return message
 
+    def winners(self) -> list[int]:
+        """The seats placed first: the engine's winners, unless seats left the game (a seat
+        that resigned or timed out wins nothing, whatever its score: the standings say)."""
+        if not self.seating.changes:
+            return self.game.winners()
+        return self.seating.standings(GameSummary.of(self.game).scores)[0]
+
+    def _seats_state(self, viewer: int | None) -> dict[str, Any]:
+        """The state's clocks, seat statuses, seat changes, and what ``viewer`` may do."""
+        seating, now = self.seating, self.clock()
+        to_move = self.game.to_move if self.live else None
+        return {
+            "clocks": seating.clocks_json(now),
+            "seat_status": seating.seat_status_json(),
+            "may": seating.may(viewer, to_move, now, self._offline_since).to_json(),
+            "changes": seating.changes_json(),
+        }
+
     def _text(self, key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> str:
         """The encoded message ``key`` of the current state, built once until the next change."""
+        now = self.clock()
+        # a timed table's clocks count down: built again at most a second later; an untimed
+        # one's ``may`` changes once a seat has been away long enough
+        moment = now // 1000 if self.seating.timed else self._away(now)
+        key = (*key, moment)
         text = self._texts.get(key)
         if text is None:
             text = self._texts[key] = encode(build())
@@ -304,6 +366,7 @@ class Room:
         (self.players if principal.seats else self.audience).add(conn)
         for seat in principal.seats:
             self._seat_conns[seat] = self._seat_conns.get(seat, 0) + 1
+            self._offline_since.pop(seat, None)
         if self._online() != before:
             self._presence_changed(conn)
         conn.render = functools.partial(self._render, conn)
@@ -317,9 +380,34 @@ class Room:
             left = self._seat_conns.pop(seat) - 1
             if left:
                 self._seat_conns[seat] = left
+            elif seat not in self.bots:
+                self._offline_since[seat] = self.clock()
         conn.push(None)
         if self._online() != before:
             self._presence_changed(None)
+
+    def _away(self, now: int) -> tuple[int, ...]:
+        """The human seats away for :data:`.seating.AWAY_MS` at ``now`` (untimed tables); the
+        next to be is announced when it is (:meth:`_announce_away`)."""
+        if self.seating.timed:
+            return ()
+        self._announce_away(now)
+        return tuple(s for s, since in self._offline_since.items() if now - since >= AWAY_MS)
+
+    def _announce_away(self, now: int) -> None:
+        """Tell everyone again once the next offline seat has been away long enough."""
+        upcoming = [since + AWAY_MS for since in self._offline_since.values()]
+        upcoming = [at for at in upcoming if at > now]
+        if not upcoming or self._away_timer is not None:
+            return
+        with contextlib.suppress(RuntimeError):  # not on an event loop: nobody to tell
+
+            def away() -> None:
+                self._away_timer = None
+                self.broadcast()
+
+            loop = asyncio.get_running_loop()
+            self._away_timer = loop.call_later((min(upcoming) - now) / 1000, away)
 
     def _presence_changed(self, newcomer: Connection | None) -> None:
         """Seats came or went: a small message to the others (the newcomer's state has it)."""
@@ -344,6 +432,8 @@ class Room:
             raise ProtocolError.of("spectator")
         if game.to_move not in principal.seats:
             raise ProtocolError.of("not_your_turn", seat=game.to_move + 1)
+        if not self.seating.played_by_person(game.to_move):
+            raise ProtocolError.of("seat_stood_in", seat=game.to_move + 1)
 
     async def submit(
         self, principal: Principal, actions: list[Any], ply: int | None = None
@@ -427,6 +517,7 @@ class Room:
         game and tell everyone.  If they cannot be stored the game is as it was and
         :class:`ProtocolError` is raised: ``stale`` when another process stored this ply first
         (the room then shows its move), else ``server``.  The caller holds the lock."""
+        at_ms = self.clock()
         try:
             await self.storage.run(
                 self.storage.append_actions,
@@ -434,7 +525,8 @@ class Room:
                 first_ply,
                 done,
                 trial.is_over,
-                bot_turn=trial.to_move in self.bots,
+                bot_turn=self.needs_tending(trial),
+                at_ms=at_ms,
             )
         except StorageConflict:
             self._discard(trial)
@@ -446,7 +538,25 @@ class Room:
             raise ProtocolError.of("move_not_saved") from None
         self.game = trial
         self.stored.actions.extend(done)
+        self.stored.times.extend([at_ms] * len(done))
+        self._feed_seating()
         self.broadcast()
+
+    def needs_tending(self, game: Game) -> bool:
+        """Whether ``game`` (this room's, or a trial of it) needs the process holding its lease:
+        a bot or stand-in is to move, or a person's clock runs (its deadline is acted on)."""
+        if game.is_over or self.frozen:
+            return False
+        if self.bot_spec(game.to_move) is not None:
+            return True
+        return self.seating.timed and bool(game.history)
+
+    def bot_spec(self, seat: int) -> str | None:
+        """The bot that plays ``seat`` now: its own, or the table's stand-in; None for a
+        person's seat."""
+        if seat in self.bots:
+            return self.bots[seat]
+        return None if self.seating.played_by_person(seat) else self.seating.settings.stand_in
 
     async def catch_up(self, news: News | None = None) -> None:
         """Apply what other server processes stored since this room's last action, and tell
@@ -466,33 +576,51 @@ class Room:
             return
         have = len(self.stored.actions)
         moves: list[tuple[int, dict[str, Any]]] = []
+        times: list[int] = []
         expired = None
         hints = self.hints_used
-        if news is not None and news.moves and news.plies == have + len(news.moves):
+        changes = self.stored.changes
+        timed_news = news is not None and len(news.times) == len(news.moves)
+        if (
+            news is not None
+            and news.moves
+            and news.plies == have + len(news.moves)
+            # news without the times of its moves (from an older process) would set a clock
+            # wrong: the database has them; an untimed table only shows them in its record
+            and (timed_news or not self.seating.timed)
+        ):
             moves = list(news.moves)
+            times = list(news.times) if timed_news else [self.clock()] * len(moves)
         else:
             try:
-                moves, expired, hints = await self.storage.run(
-                    self.storage.moves_since, self.id, have
-                )
+                since = await self.storage.run(self.storage.moves_since, self.id, have)
             except StorageError:
                 log.exception("game %s: cannot read the moves made elsewhere", self.id)
                 return
+            moves, times, expired = since.moves, since.times, since.expired
+            hints, changes = since.hints, since.changes
         if not self.broken:
             try:
                 replay_onto(self.game, _decoded(moves))
             except ReplayError as exc:
-                self.stored.actions.extend(moves[: exc.ply - 1 - have])
+                kept = exc.ply - 1 - have
+                self.stored.actions.extend(moves[:kept])
+                self.stored.times.extend(times[:kept])
                 self._break(exc)
                 self.game = self._rebuild()
             else:
                 self.stored.actions.extend(moves)
+                self.stored.times.extend(times)
         if expired and not self.expired:
             self.expired = expired
             self.stop()
         hints_changed = hints != self.hints_used
         self.hints_used = hints
-        if moves or expired or hints_changed:
+        changes_changed = changes != self.stored.changes
+        self.stored.changes = changes
+        if moves or changes_changed:
+            self._feed_seating()
+        if moves or expired or hints_changed or changes_changed:
             self.broadcast()
             self.kick_bots()
 
@@ -610,6 +738,119 @@ class Room:
     def stop(self) -> None:
         """Stop the bot loop (the room is expired, evicted, or the server stops)."""
         self.bot_loop.stop()
+        if self._away_timer is not None:
+            self._away_timer.cancel()
+            self._away_timer = None
+
+    # -------------------------------------------------------------------- seat changes
+
+    async def change_seat(
+        self, principal: Principal, change: ChangeKind, seat: int | None, ply: int
+    ) -> None:
+        """``principal`` resigns, takes its seat back from the stand-in (``return``), or hands
+        ``seat`` (the seat to move) to the stand-in; stored, then told to everyone.  Refused
+        (:class:`ProtocolError`, nothing stored) when not allowed now, naming why; what it says
+        is public (statuses, clocks, who is online), so it reveals nothing hidden."""
+        async with self._lock:
+            if self.evicted:
+                raise ProtocolError.of("reloaded")
+            if ply > len(self.game.history):
+                await self._catch_up(None)
+            self._check_live(ply)
+            if principal.spectator:
+                raise ProtocolError.of("spectator")
+            viewer = self.perspective(principal)
+            if viewer is None:  # a hotseat screen while a bot is to move
+                raise ProtocolError.of("not_your_turn", seat=self.game.to_move + 1)
+            seating = self.seating
+            own = seating.states[viewer]
+            if change == "resign":
+                if not own.in_game:
+                    raise ProtocolError.of("seat_left", seat=viewer + 1)
+                target = viewer
+            elif change == "return":
+                if own.status != "stood-in":
+                    raise ProtocolError.of("seat_not_stood_in", seat=viewer + 1)
+                target = viewer
+            else:
+                target = self.game.to_move if seat is None else seat
+                if target != self.game.to_move:
+                    raise ProtocolError.of("seat_not_to_move", seat=target + 1)
+                if own.status != "playing":
+                    raise ProtocolError.of("seat_not_playing", seat=viewer + 1)
+                refusal = seating.stand_in_refusal(
+                    target, viewer, self.clock(), self._offline_since
+                )
+                if refusal == "stand_in_own_seat":
+                    raise ProtocolError.of("stand_in_own_seat")
+                if refusal == "seat_not_played_by_person":
+                    raise ProtocolError.of("seat_not_played_by_person", seat=target + 1)
+                if refusal == "seat_has_time":
+                    raise ProtocolError.of("seat_has_time", seat=target + 1)
+                if refusal == "seat_not_away":
+                    raise ProtocolError.of(
+                        "seat_not_away", seat=target + 1, minutes=AWAY_MS // 60_000
+                    )
+            await self._store_change(target, change)
+        await self.claim()
+
+    def _check_live(self, ply: int) -> None:
+        """Refuse a change to a game that cannot go on, or one sent for another ply."""
+        if self.broken:
+            raise ProtocolError.of("game_broken", why=self.broken)
+        if self.expired:
+            raise ProtocolError.of("game_expired", why=self.expired)
+        if self.game.is_over:
+            raise ProtocolError.of("game_over")
+        if ply != len(self.game.history):
+            raise ProtocolError.of("stale_ply", ply=len(self.game.history), sent=ply)
+
+    async def clock_ran_out(self) -> None:
+        """The running clock of a person's seat passed its deadline (the bot loop, holding the
+        game's lease, says so): once the database confirms it (another process may have
+        moved), the seat goes to the stand-in, or loses (``on_timeout``).  The lock held."""
+        async with self._lock:
+            await self._catch_up(None)
+            deadline = self.seating.deadline_ms()
+            if not self.live or deadline is None or self.clock() < deadline:
+                return
+            lose = self.seating.settings.on_timeout == "lose"
+            with contextlib.suppress(ProtocolError):  # stale: the game moved on; looked again
+                await self._store_change(self.game.to_move, "timeout" if lose else "stand-in")
+
+    async def _store_change(self, seat: int, kind: ChangeKind) -> None:
+        """Store and apply a seat change at the current ply; the lock held.  ``stale`` when
+        another process moved or changed a seat first (the room then shows that)."""
+        change = SeatChange(len(self.game.history), seat, kind, self.clock())
+        after = [*self.stored.changes, change.to_json()]
+        before = self.stored.changes
+        self.stored.changes = after
+        self.seating.feed(
+            [s for s, _ in self.stored.actions],
+            self.stored.times,
+            [SeatChange.from_json(c) for c in after],
+            self.game.to_move,
+        )
+        tended = self.needs_tending(self.game)
+        try:
+            await self.storage.run(
+                self.storage.add_seat_change, self.id, change.to_json(), bot_turn=tended
+            )
+        except StorageError as exc:
+            self.stored.changes = before
+            self.seating.feed(
+                [s for s, _ in self.stored.actions],
+                self.stored.times,
+                [SeatChange.from_json(c) for c in before],
+                self.game.to_move,
+            )
+            if isinstance(exc, StorageConflict):
+                await self._catch_up(None)
+                raise ProtocolError.of("stored_elsewhere") from None
+            log.exception("game %s: cannot store a seat change", self.id)
+            raise ProtocolError.of("seat_change_not_saved") from None
+        self.broadcast()
+        self.kick_bots()
 
 
 def _decoded(stored: Iterable[tuple[int, dict[str, Any]]]) -> Iterator[Move]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from ..bots import make_bot
 from ..game import Game, GameSetupError
+from ..standings import TableSettings
 from .outbox import Principal
 from .protocol import (
     MAX_SEED,
@@ -35,6 +36,7 @@ from .storage import (
     StorageConflict,
     StorageError,
     creator_digest,
+    now_ms,
     token_digest,
 )
 
@@ -86,6 +88,7 @@ class GameServer:
         expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
         max_idle_rooms: int = MAX_IDLE_ROOMS,
         clock: Callable[[], float] = time.time,
+        wall_clock: Callable[[], int] = now_ms,
     ) -> None:
         self.storage = storage
         self.bot_delay = bot_delay
@@ -100,6 +103,8 @@ class GameServer:
         self.max_idle_rooms = max_idle_rooms
         #: seconds since the epoch (tests pass their own)
         self.clock = clock
+        #: milliseconds since the epoch, for the times of moves and the tables' clocks
+        self.wall_clock = wall_clock
         #: rooms in memory, least recently used first
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self._last_used: dict[str, float] = {}
@@ -113,10 +118,16 @@ class GameServer:
         self._catching_up: set[asyncio.Task[None]] = set()
 
     async def create(
-        self, seats: list[dict[str, Any]], options: Any, hotseat: bool, creator: str = ""
+        self,
+        seats: list[dict[str, Any]],
+        options: Any,
+        hotseat: bool,
+        creator: str = "",
+        table: TableSettings | None = None,
     ) -> tuple[Room, dict[str, Any]]:
         """Create and store a game for the client ``creator`` (its address group: see
-        :func:`.app.client_key`); returns the room and the secret links (shown once)."""
+        :func:`.app.client_key`) at ``table`` (default: untimed); returns the room and the
+        secret links (shown once)."""
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
@@ -157,7 +168,10 @@ class GameServer:
                 await self.storage.run(
                     self.storage.create_game,
                     game_id,
-                    options_to_json(options, seed_chosen),
+                    {
+                        **options_to_json(options, seed_chosen),
+                        "table": (table or TableSettings()).to_json(),
+                    },
                     stored_seats,
                     hotseat_digest,
                     creator_id,
@@ -241,7 +255,7 @@ class GameServer:
                 if loaded is not None:
                     self._touch(game_id)
                     return loaded
-                room = Room(stored, self.storage, self.bot_delay, self.owner)
+                room = Room(stored, self.storage, self.bot_delay, self.owner, self.wall_clock)
                 self.rooms[game_id] = room
             except StorageError as exc:  # perhaps passing (a disk error): not remembered
                 reason = str(exc)

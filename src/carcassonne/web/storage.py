@@ -38,6 +38,16 @@ creator opened a seat's link): a game nobody took up expires after minutes, not 
 (``bot_owner`` until ``bot_lease_until``, renewed while it lives), so that each bot move is
 computed by one process and another takes over when that one dies.  ``hints`` holds the hints
 used in games with several human seats (shown to every player, so kept like the moves).
+
+Schema 6 (issue 24, tables that always finish) keeps the time of every action (``at_ms``,
+milliseconds since the epoch: a game's clocks are computed again from them after a restart or
+in another process, to the millisecond) and the seat changes (``seat_changes``: a seat handed
+to its stand-in bot, taken back, resigned or timed out), each stored at the ply it happened
+only while the game still has that many actions (:meth:`Storage.add_seat_change`: of two
+processes, the second is refused).  A game's table settings (its clock, stand-in bot, what a
+timeout does) are kept with its options.  ``bot_turn`` now says that the game needs a process
+to tend it: a bot or stand-in is to move, or a clock runs for a human seat (its deadline must be
+acted on); the lease is the same.
 """
 
 from __future__ import annotations
@@ -60,7 +70,7 @@ from typing import Any, ParamSpec, Protocol, TypeVar
 
 log = logging.getLogger("carcassonne.web")
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
 
@@ -74,8 +84,22 @@ CREATE TABLE IF NOT EXISTS hints (
 );
 """
 
+#: the seat changes (stand-in, return, resign, timeout), numbered in order per game, new in
+#: schema 6; ``{bigint}`` is an 8-byte integer (milliseconds since the epoch overflow 4 bytes)
+_SEAT_CHANGES_TABLE = """
+CREATE TABLE IF NOT EXISTS seat_changes (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    change TEXT NOT NULL,
+    at_ms {bigint} NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+"""
+
 #: the tables of schema :data:`SCHEMA_VERSION`, both backends'; ``{real}`` is the type of times
-#: (see :func:`schema_sql`)
+#: in seconds, ``{bigint}`` that of times in milliseconds (see :func:`schema_sql`)
 _TABLES = """
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
@@ -101,11 +125,12 @@ CREATE TABLE IF NOT EXISTS actions (
     ply INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
+    at_ms {bigint} NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, ply)
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
 CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
-{hints}INSERT INTO meta VALUES ('schema', '{version}');
+{hints}{seat_changes}INSERT INTO meta VALUES ('schema', '{version}');
 """
 
 #: schema 3 -> 4, both backends' step: schema 3 kept the hints used in memory only (a restart
@@ -122,13 +147,30 @@ UPDATE meta SET value = '5' WHERE key = 'schema';
 """
 
 
-def schema_sql(real: str) -> str:
-    """The statements creating the tables, times of type ``real`` (SQLite's ``REAL``,
-    PostgreSQL's ``DOUBLE PRECISION``: both 8-byte floats)."""
-    return _TABLES.format(real=real, version=SCHEMA_VERSION, hints=_HINTS_TABLE.lstrip())
+def seat_changes_migration(bigint: str) -> str:
+    """Schema 5 -> 6, both backends' step (``bigint`` as in :func:`schema_sql`): schema 5 kept
+    no time of the actions (stored as 0: such games had no clock) and no seat changes."""
+    return (
+        f"ALTER TABLE actions ADD COLUMN at_ms {bigint} NOT NULL DEFAULT 0;\n"
+        f"{_SEAT_CHANGES_TABLE.format(bigint=bigint)}"
+        "UPDATE meta SET value = '6' WHERE key = 'schema';\n"
+    )
 
 
-_SQLITE_SCHEMA = f"BEGIN;\n{schema_sql('REAL')}COMMIT;\n"
+def schema_sql(real: str, bigint: str) -> str:
+    """The statements creating the tables, times in seconds of type ``real`` (SQLite's
+    ``REAL``, PostgreSQL's ``DOUBLE PRECISION``: both 8-byte floats) and in milliseconds of
+    type ``bigint`` (SQLite's ``INTEGER``, PostgreSQL's ``BIGINT``: 8 bytes)."""
+    return _TABLES.format(
+        real=real,
+        bigint=bigint,
+        version=SCHEMA_VERSION,
+        hints=_HINTS_TABLE.lstrip(),
+        seat_changes=_SEAT_CHANGES_TABLE.format(bigint=bigint).lstrip(),
+    )
+
+
+_SQLITE_SCHEMA = f"BEGIN;\n{schema_sql('REAL', 'INTEGER')}COMMIT;\n"
 
 
 #: SQLite migrations: schema n -> n + 1, each one transaction
@@ -157,6 +199,7 @@ COMMIT;
 """,
     3: f"BEGIN;\n{HINTS_MIGRATION}COMMIT;\n",
     4: f"BEGIN;\n{CLAIMED_MIGRATION}COMMIT;\n",
+    5: f"BEGIN;\n{seat_changes_migration('INTEGER')}COMMIT;\n",
 }
 
 
@@ -196,6 +239,24 @@ class StoredGame:
     creator: str = ""
     #: whether the game was taken up: a person moved, or someone but its creator opened a seat
     claimed: bool = False
+    #: when each action was stored (milliseconds since the epoch; 0 before schema 6), by ply
+    times: list[int] = field(default_factory=list)
+    #: the seat changes in order, as SeatChange JSON (``{"ply", "seat", "change", "at_ms"}``)
+    changes: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Since:
+    """What :meth:`Storage.moves_since` reads: what other processes stored of a game."""
+
+    #: the actions stored from the ply asked for on, as (seat, action JSON), and their times
+    moves: list[tuple[int, dict[str, Any]]]
+    times: list[int]
+    #: why the game expired (None unless it did)
+    expired: str | None
+    #: every hint used, and every seat change (as :attr:`StoredGame.changes`)
+    hints: list[tuple[int, int]]
+    changes: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -209,6 +270,8 @@ class News:
     #: the actions added (the last of those plies), as (seat, action JSON); empty when they were
     #: too long to be sent along (they are read from the database then)
     moves: tuple[tuple[int, dict[str, Any]], ...] = ()
+    #: when each of ``moves`` was stored (milliseconds since the epoch), if told
+    times: tuple[int, ...] = ()
 
 
 class StorageError(RuntimeError):
@@ -232,16 +295,26 @@ class Statements(Protocol):
     def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> Any: ...
 
 
-def _decode_actions(rows: list[Any]) -> tuple[list[tuple[int, dict[str, Any]]], str | None]:
-    """Stored (seat, action) rows decoded; the first row that is not JSON ends them, and is
-    named (counted from 1 in the rows given)."""
+def _decode_actions(
+    rows: list[Any],
+) -> tuple[list[tuple[int, dict[str, Any]]], list[int], str | None]:
+    """Stored (seat, action, at_ms) rows decoded, with their times; the first row that is not
+    JSON ends them, and is named (counted from 1 in the rows given)."""
     decoded: list[tuple[int, dict[str, Any]]] = []
-    for ply, (seat, action) in enumerate(rows):
+    times: list[int] = []
+    for ply, (seat, action, at_ms) in enumerate(rows):
         try:
             decoded.append((seat, json.loads(action)))
         except (TypeError, ValueError):
-            return decoded, f"stored action {ply + 1} is not JSON"
-    return decoded, None
+            return decoded, times, f"stored action {ply + 1} is not JSON"
+        times.append(int(at_ms))
+    return decoded, times, None
+
+
+def now_ms() -> int:
+    """The wall clock in whole milliseconds since the epoch (the times of actions and seat
+    changes, and of the clocks computed from them)."""
+    return time.time_ns() // 1_000_000
 
 
 P = ParamSpec("P")
@@ -354,14 +427,17 @@ class Storage:
         actions: list[tuple[int, dict[str, Any]]],
         over: bool,
         bot_turn: bool = False,
+        at_ms: int | None = None,
     ) -> None:
-        """Commit actions ``first_ply, first_ply+1, …`` atomically (all or none);
-        :class:`StorageConflict` if one of these plies is stored already."""
+        """Commit actions ``first_ply, first_ply+1, …`` atomically (all or none), made at
+        ``at_ms`` (default: now); :class:`StorageConflict` if one of these plies is stored
+        already.  ``bot_turn``: the game needs a process to tend it (see the module)."""
+        at = now_ms() if at_ms is None else at_ms
         with self._transaction(f"the moves of game {game_id}") as db:
             db.executemany(
-                "INSERT INTO actions (game_id, ply, seat, action) VALUES (?, ?, ?, ?)",
+                "INSERT INTO actions (game_id, ply, seat, action, at_ms) VALUES (?, ?, ?, ?, ?)",
                 [
-                    (game_id, first_ply + i, seat, json.dumps(action))
+                    (game_id, first_ply + i, seat, json.dumps(action), at)
                     for i, (seat, action) in enumerate(actions)
                 ],
             )
@@ -374,6 +450,52 @@ class Storage:
                     game_id,
                 ),
             )
+
+    def add_seat_change(self, game_id: str, change: dict[str, Any], bot_turn: bool) -> None:
+        """Store a seat change (``{"ply", "seat", "change", "at_ms"}``) after the game's
+        others, only if the game still has ``ply`` actions and is unfinished: else (another
+        process moved or changed a seat first) :class:`StorageConflict`.  ``bot_turn`` as in
+        :meth:`append_actions`, for the game after the change.  The game's row is written
+        first: a concurrent move (which writes it too) waits for this transaction, and this
+        one's count of actions then sees that move."""
+        game_id_ply = (game_id, int(change["ply"]))
+        with self._transaction(f"a seat change of game {game_id}") as db:
+            updated = db.execute(
+                "UPDATE games SET updated=?, bot_turn=? WHERE id=? AND finished=?",
+                (time.time(), int(bot_turn), game_id, UNFINISHED),
+            )
+            if updated.rowcount != 1:
+                raise StorageConflict(f"cannot store a seat change of game {game_id}: it ended")
+            added = db.execute(
+                "INSERT INTO seat_changes (game_id, n, ply, seat, change, at_ms) "
+                "SELECT ?, (SELECT COUNT(*) FROM seat_changes WHERE game_id=?), ?, ?, ?, ? "
+                "WHERE (SELECT COUNT(*) FROM actions WHERE game_id=?) = ?",
+                (
+                    game_id,
+                    game_id,
+                    change["ply"],
+                    change["seat"],
+                    change["change"],
+                    change["at_ms"],
+                    *game_id_ply,
+                ),
+            )
+            if added.rowcount != 1:
+                raise StorageConflict(
+                    f"cannot store a seat change of game {game_id} at ply {change['ply']}: "
+                    "the game has moved on"
+                )
+            self._announce(db, game_id)
+
+    def _seat_changes(self, game_id: str) -> list[dict[str, Any]]:
+        rows = self._rows(
+            "SELECT ply, seat, change, at_ms FROM seat_changes WHERE game_id=? ORDER BY n",
+            game_id,
+        )
+        return [
+            {"ply": int(ply), "seat": int(seat), "change": change, "at_ms": int(at_ms)}
+            for ply, seat, change, at_ms in rows
+        ]
 
     def record_hint(self, game_id: str, ply: int, seat: int) -> None:
         """Keep that ``seat`` used a hint at ``ply`` (again: nothing changes)."""
@@ -470,9 +592,10 @@ class Storage:
             if not rows:
                 return None
             actions = self._rows(
-                "SELECT seat, action FROM actions WHERE game_id=? ORDER BY ply", game_id
+                "SELECT seat, action, at_ms FROM actions WHERE game_id=? ORDER BY ply", game_id
             )
             hints = self._hints(game_id)
+            changes = self._seat_changes(game_id)
         except StorageError as exc:
             raise StorageError(
                 f"game {game_id}: its rows cannot be read ({exc.__cause__ or exc})"
@@ -482,7 +605,7 @@ class Storage:
             options, seats = json.loads(row[2]), json.loads(row[3])
         except (TypeError, ValueError) as exc:
             raise StorageError(f"game {game_id}: its stored setup is not JSON ({exc})") from None
-        decoded, damaged = _decode_actions(actions)
+        decoded, times, damaged = _decode_actions(actions)
         return StoredGame(
             id=row[0],
             created=row[1],
@@ -496,22 +619,23 @@ class Storage:
             hints=hints,
             creator=row[7],
             claimed=bool(row[8]),
+            times=times,
+            changes=changes,
         )
 
-    def moves_since(
-        self, game_id: str, ply: int
-    ) -> tuple[list[tuple[int, dict[str, Any]]], str | None, list[tuple[int, int]]]:
+    def moves_since(self, game_id: str, ply: int) -> Since:
         """The actions stored from ``ply`` on (up to the first that is not JSON), why the game
-        expired (None unless it did) and every hint used: what a process learns of changes
+        expired, every hint used and every seat change: what a process learns of changes
         made elsewhere."""
         status = self._rows("SELECT finished, expired FROM games WHERE id=?", game_id)
         rows = self._rows(
-            "SELECT seat, action FROM actions WHERE game_id=? AND ply >= ? ORDER BY ply",
+            "SELECT seat, action, at_ms FROM actions WHERE game_id=? AND ply >= ? ORDER BY ply",
             game_id,
             ply,
         )
         expired = status[0][1] if status and status[0][0] == EXPIRED else None
-        return _decode_actions(rows)[0], expired, self._hints(game_id)
+        moves, times, _ = _decode_actions(rows)
+        return Since(moves, times, expired, self._hints(game_id), self._seat_changes(game_id))
 
     def unfinished_game_ids(self) -> list[str]:
         rows = self._rows("SELECT id FROM games WHERE finished=? ORDER BY created", UNFINISHED)
