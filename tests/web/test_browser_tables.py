@@ -4,14 +4,22 @@ whose turn it is, the clocks tick, a seat changes hands, a player resigns."""
 from __future__ import annotations
 
 import contextlib
+import json
+import threading
+import time
+import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 import test_browser as browser_tests
 from playwright.sync_api import Browser, Page, expect
 from test_browser import Server, open_page, place_anywhere, shot
 
-from carcassonne.clocks import PRESETS, TimeControl, parse
+from carcassonne.clocks import DAY_MS, PRESETS, TimeControl, parse
+from carcassonne.web import create_app
+from carcassonne.web.storage import now_ms
 
 # The same fixtures as the other browser tests: one Chromium, a fresh server per test.
 browser = browser_tests.browser
@@ -43,10 +51,79 @@ window.AudioContext = CountingAudio;
 """
 
 
+class ServerClock:
+    """The server's wall clock: it runs with real time but from a day before the browser's (so
+    a page counting on its own clock would be a day off), and jumps when the test says."""
+
+    def __init__(self) -> None:
+        self.start = now_ms() - DAY_MS
+        self.started = time.monotonic()
+        self.jumped = 0
+
+    def __call__(self) -> int:
+        return self.start + int((time.monotonic() - self.started) * 1000) + self.jumped
+
+    def jump(self, ms: int) -> None:
+        self.jumped += ms
+
+
+class TableServer:
+    """The web app in this process (uvicorn in a thread) on its :class:`ServerClock`, so that
+    a test moves the tables' clocks minutes on instead of waiting for them."""
+
+    def __init__(self, db: Path) -> None:
+        import uvicorn
+
+        from carcassonne.cli import serve
+
+        self.clock = ServerClock()
+        app = create_app(
+            db, bot_delay=0.05, wall_clock=self.clock, expire_after=None,
+            expire_unclaimed_after=None,
+        )  # fmt: skip
+        self.sock = serve.listen("127.0.0.1", 0)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
+        )
+
+    def __enter__(self) -> TableServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert self.server.started, "the server did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.url}/api/games",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def tables(tmp_path: Path) -> Iterator[TableServer]:
+    with TableServer(tmp_path / "games.sqlite3") as srv:
+        yield srv
+
+
 @contextlib.contextmanager
-def seat_page(browser: Browser, srv: Server, game: dict[str, Any], seat: int) -> Iterator[Page]:
+def seat_page(
+    browser: Browser, srv: Server | TableServer, game: dict[str, Any], seat: int, **options: Any
+) -> Iterator[Page]:
     """Seat ``seat``'s page of ``game`` in a browser of its own (its own localStorage)."""
-    with open_page(browser, viewport={"width": 1280, "height": 860}, locale="en-GB") as tab:
+    context = {"viewport": {"width": 1280, "height": 860}, "locale": "en-GB", **options}
+    with open_page(browser, **context) as tab:
         tab.add_init_script(COUNT_TONES)
         tab.goto(f"{srv.url}/#/play/{game['id']}/{game['seats'][seat]['token']}")
         expect(tab.locator("[data-scores], .scores").first).to_be_visible(timeout=15_000)
@@ -164,3 +241,208 @@ def test_a_custom_clock_out_of_bounds_is_refused_before_sending(
             tab.click("[data-create]")
             expect(tab.locator(".error-box")).to_have_text(CUSTOM_BOUNDS)
         assert sent == []
+
+
+# ------------------------------------------------------------------ at the table
+
+FIVE_PLUS_TWENTY = PRESETS["5+20"].to_json()
+
+
+def clock_of(tab: Page, seat: int) -> str:
+    return tab.locator(f"td[data-clock='{seat}']").inner_text()
+
+
+def seconds(text: str) -> int:
+    minutes, secs = text.split(":")
+    return int(minutes) * 60 + int(secs)
+
+
+def test_the_running_clock_ticks_on_the_servers_time(tables: TableServer, browser: Browser) -> None:
+    """The server's clock is a day behind the browser's: a page counting on its own clock would
+    show nothing left; it shows the server's times and counts the running one down."""
+    game = tables.create({**TWO_HUMANS, "table": {"clock": FIVE_PLUS_TWENTY}})
+    with seat_page(browser, tables, game, 0) as ana, seat_page(browser, tables, game, 1) as bo:
+        # The first decision is not timed (players are still arriving): no clock runs.
+        expect(ana.locator("td[data-clock='0']")).to_have_text("5:00")
+        expect(ana.locator("td[data-clock='1']")).to_have_text("5:00")
+        assert ana.locator("td.clock.running").count() == 0
+        place_anywhere(ana)
+        for tab in (ana, bo):
+            expect(tab.locator("td[data-clock='1']")).to_have_class("clock running")
+        before = {tab: seconds(clock_of(tab, 1)) for tab in (ana, bo)}
+        ana_before = clock_of(bo, 0)
+        bo.wait_for_timeout(2600)
+        for tab in (ana, bo):
+            spent = before[tab] - seconds(clock_of(tab, 1))
+            assert 2 <= spent <= 3, spent
+            assert 290 <= seconds(clock_of(tab, 1)) <= 300
+        assert clock_of(bo, 0) == ana_before  # only the seat to move has its clock running
+        # the running clock also stands by the turn's title (seen on a phone without scrolling)
+        expect(bo.locator(".turn-clock [data-clock='1']")).to_have_text(clock_of(bo, 1))
+        shot(bo, "tables-clocks")
+
+
+def test_out_of_time_the_stand_in_plays_and_the_player_takes_the_seat_back(
+    tables: TableServer, browser: Browser
+) -> None:
+    game = tables.create({**TWO_HUMANS, "table": {"clock": FIVE_PLUS_TWENTY}})
+    with seat_page(browser, tables, game, 0) as ana:
+        place_anywhere(ana)  # Bo's clock runs from now
+        tables.clock.jump(290_000)
+        with seat_page(browser, tables, game, 1) as bo:
+            # the last 30 seconds: in colour, and a tick every second for the player
+            expect(bo.locator("td[data-clock='1']")).to_have_class("clock running low")
+            assert seconds(clock_of(bo, 1)) <= 10
+            ticks = tones(bo)
+            bo.wait_for_timeout(2200)
+            assert tones(bo) - ticks >= 2
+            shot(bo, "tables-low-time")
+        # Bo closed his tab; his time runs out: the stand-in plays his turn
+        tables.clock.jump(15_000)
+        expect(ana.locator("[data-seat='1'] [data-status='stood-in']")).to_be_visible(
+            timeout=10_000
+        )
+        expect(ana.locator("[data-event='change-stand-in']")).to_have_text(
+            "T2Bo ran out of time: the stand-in bot plays for them."
+        )
+        expect(ana).to_have_title(YOUR_TURN)  # the stand-in played: Ana's turn again
+        assert ana.locator("[data-placement], [data-event='move']").count() == 2
+        with seat_page(browser, tables, game, 1) as bo:
+            expect(bo.locator(".banner")).to_have_text(
+                "A bot is playing for you. Take your seat back to play."
+            )
+            shot(bo, "tables-stood-in")
+            bo.locator("[data-seat-change='return']").click()
+            expect(bo.locator("[data-seat-change='return']")).to_have_count(0)
+            expect(ana.locator("[data-seat='1'] [data-status]")).to_have_count(0)
+            expect(ana.locator("[data-event='change-return']")).to_have_text(
+                "T3Bo is back and plays again."
+            )
+            # his next turn is his own, with the time the stand-in earned him
+            place_anywhere(ana)
+            expect(bo).to_have_title(YOUR_TURN)
+            expect(bo.locator("td[data-clock='1']")).to_have_class("clock running")
+            assert seconds(clock_of(bo, 1)) >= 15
+            place_anywhere(bo)
+            expect(ana).to_have_title(YOUR_TURN)
+
+
+def test_resigning_asks_first_and_the_end_card_ranks_who_left_last(
+    tables: TableServer, browser: Browser
+) -> None:
+    game = tables.create(TWO_HUMANS)
+    with seat_page(browser, tables, game, 0) as ana, seat_page(browser, tables, game, 1) as bo:
+        place_anywhere(ana)
+        place_anywhere(bo)
+        my_turn_title(ana)
+        ana.locator("[data-seat-change='resign']").click()
+        dialog = ana.locator("dialog[data-confirm='resign']")
+        expect(dialog).to_be_visible()
+        shot(ana, "tables-resign-dialog")
+        dialog.locator("[data-confirm-no]").click()  # not yet
+        expect(dialog).to_have_count(0)
+        assert ana.locator("[data-seat='0'] [data-status]").count() == 0
+        ana.locator("[data-seat-change='resign']").click()
+        ana.locator("dialog [data-confirm-yes]").click()
+        expect(ana.locator(".banner")).to_have_text("You resigned: the game goes on without you.")
+        expect(bo.locator("[data-seat='0'] [data-status='resigned']")).to_have_text("resigned")
+        expect(bo.locator("[data-event='change-resign']")).to_have_text(
+            "T3Ana resigns and is ranked last; the stand-in bot plays their turns."
+        )
+        expect(ana.locator("[data-seat-change='resign']")).to_have_count(0)
+        # Bo resigns too: no person is left, the stand-ins finish the game at once
+        my_turn_title(bo)
+        bo.locator("[data-seat-change='resign']").click()
+        bo.locator("dialog [data-confirm-yes]").click()
+        card = bo.locator(".end-card")
+        expect(card).to_be_visible(timeout=15_000)
+        places = card.locator("[data-standing]")
+        # Bo left later: he ranks above Ana whatever the scores
+        expect(places).to_have_count(2)
+        assert [places.nth(i).get_attribute("data-standing") for i in range(2)] == ["1", "0"]
+        expect(places.nth(0).locator(".story")).to_have_text("resigned on turn 4")
+        expect(places.nth(1).locator(".story")).to_have_text("resigned on turn 3")
+        shot(bo, "tables-end-card")
+
+
+def my_turn_title(tab: Page) -> None:
+    expect(tab).to_have_title(YOUR_TURN)
+
+
+def test_an_absent_player_of_an_untimed_table_may_be_handed_to_the_stand_in(
+    tables: TableServer, browser: Browser
+) -> None:
+    game = tables.create(TWO_HUMANS)
+    with seat_page(browser, tables, game, 0) as ana:
+        place_anywhere(ana)  # Bo, who never came, is to move
+        expect(ana.locator("[data-seat-change='stand-in']")).to_have_count(0)
+        tables.clock.jump(180_000)
+        ana.reload()
+        button = ana.locator("[data-seat-change='stand-in']")
+        expect(button).to_have_text("Let a bot play for Bo (away)")
+        button.click()
+        expect(ana.locator("[data-event='change-stand-in']")).to_have_text(
+            "T2Bo is away: the stand-in bot plays for them."
+        )
+        expect(ana).to_have_title(YOUR_TURN)
+        expect(ana.locator("[data-seat='1'] [data-status='stood-in']")).to_have_text(
+            "bot stands in"
+        )
+
+
+# A stand-in for the browser's notifications: records them; the player's answer is the
+# test's (window.__answer), remembered by the "browser" as a real one is.
+NOTIFICATIONS = """
+window.__notes = [];
+class RecordingNotification {
+  constructor(title, options) { window.__notes.push({ title, body: options.body }); }
+  static requestPermission() {
+    localStorage.setItem("test.permission", window.__answer);
+    RecordingNotification.permission = window.__answer;
+    return Promise.resolve(window.__answer);
+  }
+}
+RecordingNotification.permission = localStorage.getItem("test.permission") || "default";
+window.Notification = RecordingNotification;
+Object.defineProperty(document, "hidden", { get: () => window.__hidden === true });
+"""
+
+
+@pytest.mark.parametrize("answer", ["granted", "denied"])
+def test_a_turn_based_game_notifies_a_hidden_tab_once_allowed(
+    tables: TableServer, browser: Browser, answer: str
+) -> None:
+    game = tables.create({**TWO_HUMANS, "table": {"clock": PRESETS["3d"].to_json()}})
+    with seat_page(browser, tables, game, 0) as ana, seat_page(browser, tables, game, 1) as bo:
+        ana.add_init_script(NOTIFICATIONS + f"window.__answer = {json.dumps(answer)};")
+        ana.reload()
+        expect(ana.locator("td[data-clock='1']")).to_have_text("3 d 0 h")
+        ask = ana.locator("[data-notify]")
+        ask.click()  # asked once, on the player's click
+        expect(ask).to_have_count(0)
+        ana.reload()
+        expect(ana.locator("td[data-clock='0']")).to_be_visible()
+        expect(ana.locator("[data-notify]")).to_have_count(0)  # never asked again
+        place_anywhere(ana)
+        ana.evaluate("window.__hidden = true")
+        place_anywhere(bo)
+        my_turn_title(ana)
+        notes = ana.evaluate("window.__notes")
+        if answer == "granted":
+            assert notes == [
+                {"title": "Carcassonne: your turn", "body": "Your turn: place the tile"}
+            ]
+        else:
+            assert notes == []
+        # Bo's clock counts days and hours now that his time was charged
+        assert ana.locator("td[data-clock='1']").inner_text().endswith(" h")
+
+
+def test_an_untimed_game_offers_no_notification(tables: TableServer, browser: Browser) -> None:
+    game = tables.create(TWO_HUMANS)
+    with seat_page(browser, tables, game, 0) as ana:
+        ana.add_init_script(NOTIFICATIONS)
+        ana.reload()
+        expect(ana.locator("[data-sound]")).to_be_visible()
+        expect(ana.locator("[data-notify]")).to_have_count(0)
+        assert ana.locator("td[data-clock]").count() == 0

@@ -503,7 +503,7 @@ class GameScreen {
     }));
     const notes = hintNotes(this.state.hints_used, seats);
     if (notes) panels.push(notes);
-    if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions()));
+    if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions(), { changes: this.changes(), timed: !!this.clocks }));
     panels.push(scoresPanel(this.info, view, {
       you: this.you.seats, gains: this.gains, online: this.state.online, clocks: this.clocks, statuses: this.seatStatuses(),
     }));
@@ -570,7 +570,7 @@ class GameScreen {
     if (this.endCard) this.endCard.remove();
     this.endCard = null;
     if (!this.state.summary || this.endClosed) return;
-    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource });
+    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource, changes: this.changes(), timed: !!this.clocks });
     card.querySelector(".summary-actions").before(scoreChart(this.events, this.info.seats));
     card.prepend(html("button", {
       class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",

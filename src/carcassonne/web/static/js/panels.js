@@ -466,6 +466,40 @@ export function logPanel(events, seats, onHover = () => {}, placements = [], { c
   return html("section", { class: "panel" }, html("h3", {}, t("log.title")), list);
 }
 
+/**
+ * What became of a seat at the table, from its changes (each with its turn): "a bot played for
+ * them from turn 5 to 9", "resigned on turn 12", "ran out of time on turn 8".
+ */
+function seatStory(changes, seat, timed) {
+  const parts = [];
+  let since = null;
+  for (const change of changes.filter((c) => c.seat === seat)) {
+    if (change.change === "stand-in") since = change.turn;
+    else if (change.change === "return") {
+      parts.push(t("summary.stood_in_until", { from: since, to: change.turn }));
+      since = null;
+    } else {
+      if (since !== null && change.change === "resign") parts.push(t("summary.stood_in_from", { from: since }));
+      since = null;
+      parts.push(t(`summary.${change.change}`, { n: change.turn }));
+    }
+  }
+  if (since !== null) parts.push(t(timed ? "summary.stood_in_time" : "summary.stood_in_from", { from: since }));
+  return parts.join(" · ");
+}
+
+/** The places, first to last (tied seats share one), with what became of each seat. */
+function standingsList(summary, seats, changes, timed) {
+  return html("ol", { class: "plain standings", "data-standings": "" }, summary.standings.flatMap((tied, place) => tied.map((seat) => {
+    const story = seatStory(changes, seat, timed);
+    return html("li", { "data-standing": seat, "data-place": place + 1 },
+      html("span", { class: "place" }, t("summary.place", { n: place + 1 })), " ",
+      swatch(seats, seat), " ", html("strong", {}, seatName(seats, seat)), " ",
+      html("span", { class: "muted" }, count("points", summary.scores[seat])),
+      story ? html("div", { class: "story" }, story) : null);
+  })));
+}
+
 // Score sources in the order a player thinks of them; any other source follows.
 const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "bet", "map-chip", "wine"];
 
@@ -475,13 +509,16 @@ const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "
  * unless `bySource`; the narrow sidebar always has a row per source and a column per seat (it
  * fits however many sources the expansions bring).
  */
-export function summaryPanel(summary, seats, extra = [], { card = false, bySource = !card } = {}) {
+export function summaryPanel(summary, seats, extra = [], { card = false, bySource = !card, changes = [], timed = false } = {}) {
   const found = new Set();
   for (const bySource of summary.by_source) for (const key of Object.keys(bySource)) found.add(key);
   const sources = [...SOURCE_ORDER.filter((s) => found.has(s)), ...[...found].filter((s) => !SOURCE_ORDER.includes(s)).sort()];
   const sourceName = (s) => (has(`source.${s}`) ? t(`source.${s}`) : s);
   const winners = summary.winners || [];
-  const order = seats.map((_, i) => i).sort((a, b) => summary.scores[b] - summary.scores[a] || a - b);
+  // Seats that left the table rank below the others whatever their score: the standings say.
+  const order = changes.length && summary.standings
+    ? summary.standings.flat()
+    : seats.map((_, i) => i).sort((a, b) => summary.scores[b] - summary.scores[a] || a - b);
   const trophy = (i) => (winners.includes(i)
     ? html("span", { class: "trophy", title: t("summary.winner_mark") }, html("span", { "aria-hidden": "true" }, " ★"), html("span", { class: "visually-hidden" }, ` (${t("summary.winner_mark")})`))
     : null);
@@ -510,6 +547,7 @@ export function summaryPanel(summary, seats, extra = [], { card = false, bySourc
   return html("section", { class: `panel summary${card ? " end-card" : ""}`, "data-summary": card ? null : "", "aria-label": t("summary.title") },
     html("h3", {}, t("summary.title")),
     html("p", { class: "winner-line", "data-winner-line": "" }, title),
+    changes.length && summary.standings ? standingsList(summary, seats, changes, timed) : null,
     html("div", { class: "table-scroll" }, table),
     extra.length ? html("div", { class: "row summary-actions" }, extra) : null);
 }
