@@ -71,14 +71,14 @@ class TableServer:
     """The web app in this process (uvicorn in a thread) on its :class:`ServerClock`, so that
     a test moves the tables' clocks minutes on instead of waiting for them."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
         import uvicorn
 
         from carcassonne.cli import serve
 
         self.clock = ServerClock()
         app = create_app(
-            db, bot_delay=0.05, wall_clock=self.clock, expire_after=None,
+            db, bot_delay=bot_delay, wall_clock=self.clock, expire_after=None,
             expire_unclaimed_after=None,
         )  # fmt: skip
         self.sock = serve.listen("127.0.0.1", 0)
@@ -363,6 +363,27 @@ def test_resigning_asks_first_and_the_end_card_ranks_who_left_last(
         expect(places.nth(0).locator(".story")).to_have_text("resigned on turn 4")
         expect(places.nth(1).locator(".story")).to_have_text("resigned on turn 3")
         shot(bo, "tables-end-card")
+
+
+def test_a_seat_the_stand_in_plays_is_not_offered_its_turn(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The server sends the seat to move its actions even when its stand-in decides: the page
+    of a player who resigned neither says it is their turn nor offers them a square."""
+    with TableServer(tmp_path / "games.sqlite3", bot_delay=2.5) as srv:
+        game = srv.create(TWO_HUMANS)
+        with seat_page(browser, srv, game, 0) as ana:
+            my_turn_title(ana)
+            ana.locator("[data-seat-change='resign']").click()
+            ana.locator("dialog [data-confirm-yes]").click()
+            # the stand-in thinks 2.5 s before its move: the seat is still to move meanwhile
+            expect(ana).to_have_title(TITLE)
+            expect(ana.locator(".banner")).to_have_text(
+                "You resigned: the game goes on without you."
+            )
+            expect(ana.locator(".hl-legal")).to_have_count(0)
+            expect(ana.locator("[data-action='confirm']")).to_have_count(0)
+            assert ana.evaluate("window.__tones") == 0
 
 
 def my_turn_title(tab: Page) -> None:

@@ -230,7 +230,15 @@ class GameScreen {
   }
 
   myTurn() {
-    return this.legal().length > 0 && !this.waiting && !this.state.broken;
+    return this.toMove() && !this.waiting;
+  }
+
+  /** Whether this page's player is to decide now: the seat to move is theirs, and played by
+   * them (a seat the stand-in plays, or that left the game, is offered its actions, but its
+   * bot decides). */
+  toMove() {
+    const status = (this.state.seat_status || [])[this.view.to_move];
+    return this.legal().length > 0 && !this.state.broken && (!status || status.status === "playing");
   }
 
   placements() {
@@ -403,7 +411,7 @@ class GameScreen {
 
   /** The tab says when the seat (or a seat of this shared screen) is to move. */
   alertTurn() {
-    const mine = this.legal().length > 0 && !this.state.broken;
+    const mine = this.toMove();
     const colour = mine ? this.info.seats[this.view.to_move].colour : null;
     this.alert.update(mine, { colour, text: this.banner.textContent, turnBased: this.turnBased() });
   }
