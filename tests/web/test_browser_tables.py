@@ -467,3 +467,26 @@ def test_an_untimed_game_offers_no_notification(tables: TableServer, browser: Br
         expect(ana.locator("[data-sound]")).to_be_visible()
         expect(ana.locator("[data-notify]")).to_have_count(0)
         assert ana.locator("td[data-clock]").count() == 0
+
+
+def test_a_table_created_in_the_lobby_has_its_clock_and_settings(
+    server: Server, browser: Browser
+) -> None:
+    with open_page(browser, viewport={"width": 1280, "height": 900}, locale="en-GB") as tab:
+        tab.goto(server.url + "/")
+        tab.select_option("select[name=kind-1]", "human")
+        tab.select_option("select[name=clock-kind]", "real-time")
+        tab.select_option("select[name=clock-preset]", "10+30")
+        tab.select_option("select[name=stand-in]", "random")
+        tab.select_option("select[name=on-timeout]", "lose")
+        tab.click("[data-create]")
+        expect(tab.locator("[data-created]")).to_be_visible()
+        game_id = tab.locator("[data-created]").get_attribute("data-created")
+        with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as answer:
+            table = json.loads(answer.read())["table"]
+        assert table == {
+            "clock": PRESETS["10+30"].to_json(), "stand_in": "random", "on_timeout": "lose"
+        }  # fmt: skip
+        tab.click("[data-play]")
+        expect(tab.locator("td[data-clock='0']")).to_have_text("10:00")
+        expect(tab.locator("td[data-clock='1']")).to_have_text("10:00")
