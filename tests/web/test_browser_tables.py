@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 import time
 import urllib.request
@@ -363,6 +364,16 @@ def test_resigning_asks_first_and_the_end_card_ranks_who_left_last(
         expect(places.nth(0).locator(".story")).to_have_text("resigned on turn 4")
         expect(places.nth(1).locator(".story")).to_have_text("resigned on turn 3")
         shot(bo, "tables-end-card")
+        # The replay tells the same: the changes in the log, and how long each move took.
+        bo.goto(f"{tables.url}/#/replay/{game['id']}")
+        log = bo.locator(".log")
+        expect(log.locator("[data-event='change-resign']")).to_have_count(2)
+        moves = log.locator("[data-event='move']").all_inner_texts()
+        assert moves and all(re.search(r"\(\d+ s\)$", move) for move in moves), moves
+        expect(bo.locator("[data-summary] [data-standing]")).to_have_count(2)
+        assert re.search(r" · \d+ s$", bo.locator(".banner").inner_text())
+        bo.locator("[data-step='back']").click()  # the step before the last: its own time
+        assert re.search(r" · \d+ s$", bo.locator(".banner").inner_text())
 
 
 def test_a_seat_the_stand_in_plays_is_not_offered_its_turn(
