@@ -501,3 +501,18 @@ def test_a_table_created_in_the_lobby_has_its_clock_and_settings(
         tab.click("[data-play]")
         expect(tab.locator("td[data-clock='0']")).to_have_text("10:00")
         expect(tab.locator("td[data-clock='1']")).to_have_text("10:00")
+
+
+def test_a_shared_screen_names_the_seat_that_resigns(tables: TableServer, browser: Browser) -> None:
+    """On a hotseat screen the seat to move resigns: the button and the question name it."""
+    game = tables.create({**TWO_HUMANS, "hotseat": True})
+    with open_page(browser, viewport={"width": 1280, "height": 860}, locale="en-GB") as tab:
+        tab.goto(f"{tables.url}/#/play/{game['id']}/{game['hotseat_token']}")
+        resign = tab.locator("[data-seat-change='resign']")
+        expect(resign).to_have_text("Resign for Ana")
+        resign.click()
+        expect(tab.locator("dialog h3")).to_have_text("Resign this game for Ana?")
+        tab.locator("dialog [data-confirm-yes]").click()
+        expect(tab.locator("[data-seat='0'] [data-status='resigned']")).to_be_visible()
+        # the stand-in plays Ana's turn; then Bo is to move on this screen
+        expect(resign).to_have_text("Resign for Bo", timeout=10_000)

@@ -543,6 +543,7 @@ class GameScreen {
       onChange: (change, seat) => this.changeSeat(change, seat),
       rerender: () => this.renderSidebar(),
       turnBased: this.turnBased(),
+      who: this.you.hotseat ? seatName(this.info.seats, this.view.to_move) : null,
     });
   }
 

@@ -29,9 +29,10 @@ export function seatActionsPanel({ may, seats, seatName, why, onChange }) {
 /**
  * The table panel: resigning (when `may.resign`, after a confirmation) and the turn alert's
  * settings (the sound; notifications in a `turnBased` game). `rerender()` draws it again after
- * a setting changed.
+ * a setting changed. On a shared (hotseat) screen `who` names the seat that would resign: the
+ * one to move.
  */
-export function tablePanel({ may, onChange, rerender, turnBased }) {
+export function tablePanel({ may, onChange, rerender, turnBased, who = null }) {
   const settings = [html("button", {
     class: "sound-toggle", "data-sound": muted() ? "off" : "on", "aria-pressed": String(!muted()),
     onclick: () => {
@@ -49,7 +50,8 @@ export function tablePanel({ may, onChange, rerender, turnBased }) {
     }, t("table.notify")));
   }
   if (may && may.resign) {
-    settings.push(html("button", { class: "danger", "data-seat-change": "resign", onclick: () => confirmResign(() => onChange("resign")) }, t("table.resign")));
+    settings.push(html("button", { class: "danger", "data-seat-change": "resign", onclick: () => confirmResign(who, () => onChange("resign")) },
+      who ? t("table.resign_named", { who }) : t("table.resign")));
   }
   return html("section", { class: "panel table-panel", "data-table-panel": "", "aria-label": t("table.title") },
     html("h3", {}, t("table.title")),
@@ -57,9 +59,9 @@ export function tablePanel({ may, onChange, rerender, turnBased }) {
 }
 
 /** Resigning cannot be undone: a dialog asks first (Esc or "Keep playing" leaves it). */
-function confirmResign(resign) {
+function confirmResign(who, resign) {
   const dialog = html("dialog", { class: "confirm", "data-confirm": "resign", "aria-labelledby": "resign-title" },
-    html("h3", { id: "resign-title" }, t("table.resign_title")),
+    html("h3", { id: "resign-title" }, who ? t("table.resign_title_named", { who }) : t("table.resign_title")),
     html("p", {}, t("table.resign_text")),
     html("div", { class: "row" },
       html("button", { class: "danger", "data-confirm-yes": "", onclick: () => { dialog.close(); resign(); } }, t("table.resign_yes")),
