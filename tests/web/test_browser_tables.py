@@ -366,8 +366,12 @@ def test_resigning_asks_first_and_the_end_card_ranks_who_left_last(
         shot(bo, "tables-end-card")
         # The replay tells the same: the changes in the log, and how long each move took.
         bo.goto(f"{tables.url}/#/replay/{game['id']}")
+        expect(bo.locator(".replay-controls")).to_be_visible()
         log = bo.locator(".log")
         expect(log.locator("[data-event='change-resign']")).to_have_count(2)
+        expect(log.locator("[data-event='move']")).to_have_count(
+            len(TWO_HUMANS["options"]["stack"])
+        )
         moves = log.locator("[data-event='move']").all_inner_texts()
         assert moves and all(re.search(r"\(\d+ s\)$", move) for move in moves), moves
         expect(bo.locator("[data-summary] [data-standing]")).to_have_count(2)

@@ -432,7 +432,10 @@ function logEntry(item, seats, { spent = null, timed = false } = {}) {
   if (item.move) {
     const move = item.move;
     let text = describeMove(move, seats);
-    if (spent && spent[move.ply] !== undefined) text += ` (${spentText(spent[move.ply] + (spent[move.ply + 1] || 0))})`;
+    // A person's time is news; a bot's (none, or its think time) is not.
+    if (spent && spent[move.ply] !== undefined && seats[move.seat] && seats[move.seat].kind === "human") {
+      text += ` (${spentText(spent[move.ply] + (spent[move.ply + 1] || 0))})`;
+    }
     return { turn: move.turn, cls: "move", kind: "move", marks: [move.seat], text, squares: [{ x: move.x, y: move.y }] };
   }
   const ev = item.ev;
@@ -445,7 +448,7 @@ function logEntry(item, seats, { spent = null, timed = false } = {}) {
  * The log, newest first: every tile placed (with its figure), every event and every seat change
  * (`changes`, each with its `turn`), each line marked with the colours of the seats it concerns;
  * hovering an entry outlines its squares on the board. `spent` (the replay's time per ply) adds
- * how long each move took; `timed` says a stand-in came from the clock.
+ * how long each person's move took; `timed` says a stand-in came from the clock.
  */
 export function logPanel(events, seats, onHover = () => {}, placements = [], { changes = [], spent = null, timed = false } = {}) {
   const list = html("div", { class: "log", role: "log", "aria-live": "polite" });

@@ -174,8 +174,10 @@ class ReplayViewer {
     const view = frame.view;
     this.board.update(view);
     const last = this.index === frames.length - 1;
-    // Frame n follows action n - 1: how long that decision took, when the game kept times.
-    const spent = this.data.spent_ms && frame.action ? this.data.spent_ms[this.index - 1] : undefined;
+    // Frame n follows action n - 1: how long a person took for that decision, when the game
+    // kept times.
+    const human = frame.action && seats[frame.seat] && seats[frame.seat].kind === "human";
+    const spent = this.data.spent_ms && human ? this.data.spent_ms[this.index - 1] : undefined;
     const took = spent === undefined ? "" : ` · ${spentText(spent)}`;
     const action = frame.action ? `${seatName(seats, frame.seat)}: ${actionLabel(frame.action)}${took}` : t("replay.start");
     this.banner.textContent = `${t("replay.step", { n: this.index, total: frames.length - 1 })} — ${action}`;
