@@ -25,6 +25,14 @@ the time until the watcher sees the next move is taken (then the first is starte
 ``PYTHONPATH``: "before" figures), and ``--gc-pauses`` times every garbage collection they make
 (``gc_watch.py``) and prints a summary.
 
+``--clock 5+20`` (any ``carcassonne play --clock`` word) creates the games at a table with
+that clock: what the clocks cost (each state carries them, each move feeds them, and each game
+keeps a task waiting for its deadline).  ``--clock-restarts K`` measures instead the clock's
+error after a restart: K times, seat 0 of a 5+20 game plays its turn, the server is stopped,
+started again a second later, and seat 1's remaining time it then reports is compared with
+what the client's own clock says it must be (300 s less the time since the client was told of
+seat 0's move).
+
 ``--expert-games N`` adds N games the server plays by itself, the expert bot (default think
 time, 0.5 s) against the greedy bot, beside the measured games: what searching bots cost the
 people playing on the same server.
@@ -56,6 +64,7 @@ from gc_watch import summary
 from websockets.asyncio.client import connect
 
 from carcassonne.cli.serve import listen
+from carcassonne.clocks import TimeControlError, parse
 
 
 @dataclass
@@ -122,8 +131,15 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 EXPERT_VS_GREEDY = [{"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "greedy"}]
 
 
-def create_game(port: int, seed: int, seats: list[dict[str, Any]] = HUMANS) -> dict[str, Any]:
-    body = {"seats": seats, "options": {"seed": seed}}
+def create_game(
+    port: int,
+    seed: int,
+    seats: list[dict[str, Any]] = HUMANS,
+    clock: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"seats": seats, "options": {"seed": seed}}
+    if clock is not None:
+        body["table"] = {"clock": clock}
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/games",
         data=json.dumps(body).encode(),
@@ -213,13 +229,13 @@ def servers(
 async def run(
     games: int, seconds: float, seed: int, expert_games: int = 0,
     db: str | None = None, processes: int = 1, split_seats: bool = False,
-    code: ServerCode = ServerCode(), pause: float = 0.0,
+    code: ServerCode = ServerCode(), pause: float = 0.0, clock: dict[str, Any] | None = None,
 ) -> Stats:  # fmt: skip
     stats = Stats()
     with servers(db, processes, games + expert_games, code=code, stats=stats) as ports:
         for i in range(expert_games):
             create_game(ports[i % processes], seed + games + i, EXPERT_VS_GREEDY)
-        created = [create_game(ports[i % processes], seed + i) for i in range(games)]
+        created = [create_game(ports[i % processes], seed + i, clock=clock) for i in range(games)]
         deadline = time.monotonic() + seconds
         rng = random.Random(seed)
         # Each seat plays from its own loopback address, as players on their own machines
@@ -272,6 +288,57 @@ async def takeover(db: str, trials: int, seed: int) -> list[float]:
     return times
 
 
+def get_json(port: int, path: str, token: str) -> Any:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", headers={"authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+async def clock_restarts(trials: int, seed: int) -> list[int]:
+    """Milliseconds by which seat 1's clock, as a restarted server reports it, differs from
+    the client's own count (see the module's docstring); positive: the server's is ahead."""
+    errors = []
+    control = parse("5+20").to_json()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "clock.sqlite3")
+        for trial in range(trials):
+            server, port = start_server(db, trials)
+            try:
+                game = create_game(port, seed + trial, clock=control)
+                uri = f"ws://127.0.0.1:{port}/ws/{game['id']}"
+                async with connect(uri, max_size=2**22) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
+                    told_ms = 0
+                    while True:
+                        message = json.loads(await ws.recv())
+                        if message["type"] != "state":
+                            continue
+                        if message["view"]["to_move"] == 1:
+                            told_ms = time.time_ns() // 1_000_000
+                            break
+                        act = {"actions": message["view"]["legal_actions"][:1]}
+                        await ws.send(json.dumps({"type": "act", **act, "ply": message["ply"]}))
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+            time.sleep(1.0)
+            server, port = start_server(db, trials)
+            try:
+                state = get_json(port, f"/api/games/{game['id']}/state", game["seats"][1]["token"])
+                now_ms = time.time_ns() // 1_000_000
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+            # what the client counts at the server's reading (its own now, less the request's
+            # return trip, is later than the server's: both clocks are this machine's)
+            expected = 300_000 - (state["clocks"]["server_now_ms"] - told_ms)
+            errors.append(state["clocks"]["remaining_ms"][1] - expected)
+            assert now_ms >= state["clocks"]["server_now_ms"]
+    return errors
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="concurrent games (default 20)")
@@ -307,7 +374,24 @@ def main() -> int:
         "--gc-pauses", action="store_true",
         help="time the servers' garbage collections and print a summary",
     )  # fmt: skip
+    parser.add_argument(
+        "--clock", default="none",
+        help="the games' clock, as carcassonne play --clock takes it (default none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--clock-restarts", type=int, default=0, metavar="K",
+        help="measure the clock's error after K restarts instead",
+    )  # fmt: skip
     args = parser.parse_args()
+    try:
+        control = parse(args.clock)
+    except TimeControlError as exc:
+        parser.error(str(exc))
+    if args.clock_restarts:
+        errors = asyncio.run(clock_restarts(args.clock_restarts, args.seed))
+        print(f"clock error after a restart, {len(errors)} runs: "
+              + ", ".join(f"{e:+d}" for e in errors) + " ms")  # fmt: skip
+        return 0
     shared = (args.db or "").startswith("postgresql://")
     if not 1 <= args.processes <= 16:
         parser.error("--processes must be from 1 to 16")
@@ -332,6 +416,7 @@ def main() -> int:
                 args.split_seats,
                 ServerCode(args.server_src, pauses),
                 args.pause,
+                control.to_json() if control.timed else None,
             )
         )
         gc_summary = summary(pauses) if pauses is not None else None
@@ -342,8 +427,10 @@ def main() -> int:
         return 1
     p50 = statistics.median(trips) * 1000
     p95 = trips[min(len(trips) - 1, int(0.95 * len(trips)))] * 1000
-    where = f"{args.processes} process(es) on {'PostgreSQL' if shared else 'SQLite'}" + (
-        ", seats split" if args.split_seats else ""
+    where = (
+        f"{args.processes} process(es) on {'PostgreSQL' if shared else 'SQLite'}"
+        + (", seats split" if args.split_seats else "")
+        + f", clock {args.clock}"
     )
     print(
         f"games: {args.games} concurrent, finished {stats.finished}, in {elapsed:.1f} s ({where})"

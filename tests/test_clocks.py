@@ -244,27 +244,3 @@ def test_moved_by_the_wrong_seat_is_refused() -> None:
     clocks = started(FIVE_20)
     with pytest.raises(ValueError, match="seat 0 moved, but seat 1 was to move"):
         clocks.moved(0, 60_000, 1, True)
-
-
-def test_state_round_trip_continues_exactly() -> None:
-    clocks = started(THREE_DAYS, clocked={1})
-    copy = Clocks.from_state(THREE_DAYS, clocks.state_json(), {1})
-    assert copy.deadline_ms() == clocks.deadline_ms() and copy.running == 1
-    for c in (clocks, copy):
-        c.moved(1, 50_000 + HOUR_MS, 0, False)
-    assert copy.state_json() == clocks.state_json()
-
-
-@pytest.mark.parametrize(
-    ("change", "words"),
-    [
-        ({"remaining_ms": "x"}, "remaining_ms"),
-        ({"spent_ms": [1.5]}, "spent_ms"),
-        ({"running": 7}, "'running'"),
-        ({"charged_since_ms": None}, "charged_since_ms"),
-    ],
-)
-def test_bad_state_is_refused(change: dict[str, object], words: str) -> None:
-    state = {**started(FIVE_20).state_json(), **change}
-    with pytest.raises(ValueError, match=words):
-        Clocks.from_state(FIVE_20, state)

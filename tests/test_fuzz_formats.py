@@ -176,6 +176,44 @@ def test_loading_a_mutated_record_raises_only_record_error(data: dict[str, Any])
         assert str(exc)
 
 
+def _sample_table_record() -> dict[str, Any]:
+    """A record of a game at a table: clock settings, seat changes, times and standings."""
+    from carcassonne.clocks import PRESETS
+    from carcassonne.formats.record import record_from_game
+    from carcassonne.game import Game
+    from carcassonne.standings import SeatChange, TableRecord, TableSettings
+
+    game = Game(players=2, seed=11)
+    for _ in range(10):
+        game.apply(game.legal_actions()[0])
+    changes = [SeatChange(3, 1, "stand-in", 5), SeatChange(6, 1, "return", 9)]
+    changes.append(SeatChange(8, 0, "timeout", 12))
+    spent = list(range(len(game.history)))
+    table = TableRecord.of(TableSettings(PRESETS["3d"], "random", "lose"), changes, spent)
+    return record_from_game(game, [{"kind": "human"}, {"kind": "human"}], table)
+
+
+SAMPLE_TABLE_RECORD = _sample_table_record()
+TABLE_FIELDS = st.fixed_dictionaries(
+    {"format": st.just("carcassonne-record/1"), "moves": st.just(SAMPLE_TABLE_RECORD["moves"])},
+    optional={key: JSON for key in ("table", "changes", "result")},
+)
+
+
+@FUZZ
+@given(st.one_of(TABLE_FIELDS, mutated(SAMPLE_TABLE_RECORD)))
+def test_loading_a_mutated_table_record_raises_only_record_error(data: dict[str, Any]) -> None:
+    try:
+        load_record(data)
+    except RecordError as exc:
+        assert str(exc)
+
+
+def test_sample_table_record_replays() -> None:
+    assert load_record(SAMPLE_TABLE_RECORD).history
+    assert SAMPLE_TABLE_RECORD["result"]["standings"][-1] == [0]
+
+
 def test_sample_record_replays() -> None:
     """The fuzzed records start from one that is valid: the mutations are what breaks them."""
     assert load_record(SAMPLE_RECORD).history

@@ -246,6 +246,8 @@ def test_replay_winner_is_the_first_place_not_the_best_score(
     assert f"{SEATS[best]['name']} resigned (ranked last)" in out
     assert "Clock: no clock; stand-in greedy\n" in out
     assert "Time per turn" not in out  # no times recorded
+    replayed(tmp_path, record_from_game(game, SEATS, table), "--json")
+    assert json.loads(capsys.readouterr().out)["winners"] == [1 - best]
 
 
 def test_replay_json_has_the_table(
@@ -271,6 +273,6 @@ def test_replay_json_has_the_table(
     ],
 )
 def test_duration_text(ms: int, text: str) -> None:
-    from carcassonne.cli.replay import duration_text
+    from carcassonne.cli.wording import duration_text
 
     assert duration_text(ms) == text

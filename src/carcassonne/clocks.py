@@ -4,9 +4,9 @@ A :class:`TimeControl` is chosen when a table is created: none, real-time (an in
 an increment per stint, Fischer, not capped) or turn-based (a bank of days plus time per move,
 capped at the bank).  :class:`Clocks` keeps each seat's remaining time, fed with the times its
 caller gives (milliseconds): it never reads the wall clock, so the web server, the terminal and
-the tests (a fake clock) drive it alike, and a server can store its state and continue it after
-a restart.  All times are whole milliseconds (JSON and JavaScript keep integers exact, floats
-would round).
+the tests (a fake clock) drive it alike, and a server can rebuild it after a restart by feeding
+it the stored times again.  All times are whole milliseconds (JSON and JavaScript keep
+integers exact, floats would round).
 
 The rules, as in ``TABLES.md`` / ``docs/record-format.md``:
 
@@ -305,49 +305,3 @@ class Clocks:
 
     def out_of_time(self, seat: int, now_ms: int | None = None) -> bool:
         return self.control.timed and seat in self.clocked and self.remaining_ms(seat, now_ms) == 0
-
-    # ---------------------------------------------------------------------------- storing
-
-    def state_json(self) -> dict[str, Any]:
-        """Everything needed to continue these clocks elsewhere (e.g. after a restart)."""
-        return {
-            "remaining_ms": list(self._remaining),
-            "to_move": self._to_move,
-            "pending_since_ms": self._pending_since,
-            "person": self._person,
-            "running": self._running,
-            "charged_since_ms": self._charged_since,
-            "spent_ms": list(self.spent_ms),
-        }
-
-    @classmethod
-    def from_state(
-        cls,
-        control: TimeControl,
-        state: Mapping[str, Any],
-        clocked: Collection[int] | None = None,
-    ) -> Clocks:
-        """The clocks :meth:`state_json` stored; ValueError if the state is not one."""
-        remaining = state.get("remaining_ms")
-        spent = state.get("spent_ms")
-        if not (isinstance(remaining, list) and remaining and all(map(_is_int, remaining))):
-            raise ValueError("clocks state: 'remaining_ms' must be a list of whole numbers")
-        if not (isinstance(spent, list) and all(map(_is_int, spent))):
-            raise ValueError("clocks state: 'spent_ms' must be a list of whole numbers")
-        clocks = cls(control, len(remaining), clocked)
-        players = range(len(remaining))
-        for key in ("to_move", "running"):
-            value = state.get(key)
-            if value is not None and not (_is_int(value) and value in players):
-                raise ValueError(f"clocks state: {key!r} must be a seat or null")
-        for key in ("pending_since_ms", "charged_since_ms"):
-            if not _is_int(state.get(key)):
-                raise ValueError(f"clocks state: {key!r} must be a whole number")
-        clocks._remaining = [max(0, value) for value in remaining]
-        clocks._to_move = state["to_move"]
-        clocks._pending_since = state["pending_since_ms"]
-        clocks._person = state.get("person") is True
-        clocks._running = state["running"]
-        clocks._charged_since = state["charged_since_ms"]
-        clocks.spent_ms = list(spent)
-        return clocks

@@ -116,17 +116,6 @@ def statuses(changes: Sequence[SeatChange], players: int) -> list[SeatState]:
     return states
 
 
-def check_changes(changes: Sequence[SeatChange], players: int, plies: int) -> None:
-    """Changes that fit a game of ``plies`` actions; ValueError naming the one that does not."""
-    statuses(changes, players)
-    for index, change in enumerate(changes):
-        if change.ply > plies:
-            raise ValueError(
-                f"change {index + 1} ({change.change} of seat {change.seat}): at ply "
-                f"{change.ply}, but the game has {plies} actions"
-            )
-
-
 def ranking(scores: Sequence[int], states: Sequence[SeatState]) -> list[list[int]]:
     """Places from first to last, each a list of tied seats.
 

@@ -51,7 +51,7 @@ def menu_for(session: Session, seat: int) -> Menu:
 
 
 def _with_commands(hint: str, width: int) -> list[str]:
-    commands = "hint · h help · u undo · q quit"
+    commands = "hint · h help · u undo · resign · q quit"
     if len(hint) + 2 + len(commands) <= width:
         return [f"{hint}  {commands}"]
     return [hint, commands]

@@ -21,10 +21,13 @@ from typing import TextIO
 
 from ..bots import BOT_NAMES, check_bot_spec, make_hinting_bot, split_bot_specs
 from ..bots.expert import HINT_BOT
+from ..clocks import PRESETS, TimeControlError, parse
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
+from ..standings import DEFAULT_STAND_IN, ON_TIMEOUT, STAND_IN_BOTS, TableSettings
 from .errors import CommandError
 from .options import add_game_options, options_from_args
-from .session import HUMAN, InputFn, Session
+from .session import HUMAN, InputFn, Session, wall_clock_ms
+from .table import ClockFn
 
 SEAT_KINDS = (HUMAN, *BOT_NAMES)
 DEFAULT_OPPONENT = "greedy"
@@ -54,6 +57,30 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--save", metavar="FILE", help="offer to save the game record to FILE (at the end or on q)"
+    )
+    parser.add_argument(
+        "--clock",
+        metavar="TIME",
+        default="none",
+        help="the human seats' clocks: none (default), a real-time preset "
+        f"({', '.join(k for k in PRESETS if '+' in k)}: minutes + seconds per turn) or any "
+        "<minutes>+<seconds>, a turn-based bank "
+        f"({', '.join(k for k in PRESETS if '+' not in k)}: + 1 day per move, capped) or "
+        "<days>d[+<hours>h]",
+    )
+    parser.add_argument(
+        "--on-timeout",
+        choices=ON_TIMEOUT,
+        default="stand-in",
+        help="when a clock runs out: the stand-in bot plays the seat until its player takes it "
+        "back (stand-in, default), or the seat is ranked last (lose)",
+    )
+    parser.add_argument(
+        "--stand-in",
+        choices=STAND_IN_BOTS,
+        default=DEFAULT_STAND_IN,
+        help=f"the bot that plays a seat that resigned or ran out of time (default "
+        f"{DEFAULT_STAND_IN})",
     )
     parser.add_argument("--no-color", action="store_true", help="plain characters, no colours")
     add_game_options(parser)
@@ -101,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         seats = parse_seats(args.seats, args.players)
         hints = check_hint_bot(args.hints)
+        table = table_from_args(args)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
     options = options_from_args(args, players=len(seats))
@@ -110,8 +138,28 @@ def run(args: argparse.Namespace) -> int:
     colour = not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    play_game(options, seats, input, sys.stdout, colour=colour, save_path=args.save, hints=hints)
+    play_game(
+        options,
+        seats,
+        input,
+        sys.stdout,
+        colour=colour,
+        save_path=args.save,
+        hints=hints,
+        table=table,
+    )
     return 0
+
+
+def table_from_args(args: argparse.Namespace) -> TableSettings:
+    """The table settings of ``--clock``, ``--on-timeout`` and ``--stand-in``; ValueError."""
+    try:
+        control = parse(args.clock)
+    except TimeControlError as exc:
+        raise ValueError(f"--clock: {exc}") from None
+    if args.on_timeout == "lose" and not control.timed:
+        raise ValueError("--on-timeout lose needs a --clock (a game without one has no timeout)")
+    return TableSettings(control, args.stand_in, args.on_timeout)
 
 
 def check_save_path(path: str) -> None:
@@ -135,6 +183,8 @@ def play_game(
     save_path: str | None = None,
     terminal: tuple[int, int] | None = None,
     hints: str = HINT_BOT,
+    table: TableSettings | None = None,
+    clock: ClockFn = wall_clock_ms,
 ) -> Game:
     """Play one game to the end (or until a human quits) and return it.
 
@@ -143,7 +193,8 @@ def play_game(
     records reproduce it; it is shown only once the game is over (it fixes the stack's order),
     a seed the player chose stays in the header.  ``terminal`` is (columns, rows) to fit the board
     to; default: the real terminal's.  ``hints`` is the spec of the expert bot that answers a
-    human's ``hint``.
+    human's ``hint``.  ``table``: the clock, stand-in and timeout settings (default: no clock);
+    ``clock`` gives the time in milliseconds (the tests' is fake).
     """
     if len(seats) != options.players:
         raise ValueError(f"{len(seats)} seats for a {options.players}-player game")
@@ -153,7 +204,17 @@ def play_game(
     if options.seed is None and options.stack is None:
         options = options.with_(seed=random.randrange(1 << 31))
     session = Session(
-        options, seats, input_fn, output, colour, save_path, terminal, hints, seed_chosen
+        options,
+        seats,
+        input_fn,
+        output,
+        colour,
+        save_path,
+        terminal,
+        hints,
+        seed_chosen,
+        table=table,
+        clock=clock,
     )
     session.play()
     return session.game

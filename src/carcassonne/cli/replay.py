@@ -16,9 +16,9 @@ import json
 from typing import Any
 
 from ..events import ScoreEvent
-from ..formats.record import Record, Turn, read_record, replay_record, standings_of
+from ..formats.record import Record, read_record, replay_record
 from ..game import Game, GameSummary
-from ..standings import SeatChange, TableRecord
+from .replay_table import table_json, table_lines, winners
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -67,22 +67,10 @@ def replay_json(record: Record, game: Game) -> dict[str, Any]:
         "players": game.players,
         "seats": _seats(record, game),
         "scores": list(game.scores),
-        "winners": game.winners() if game.is_over else None,
+        "winners": winners(game, record.table) if game.is_over else None,
         "by_source": summary.by_source,
         "events": [event.to_json() for event in game.events],
-        **_table_json(record.table, game),
-    }
-
-
-def _table_json(table: TableRecord | None, game: Game) -> dict[str, Any]:
-    """The table's part of ``--json``: nothing for a game not played at a table."""
-    if table is None:
-        return {}
-    return {
-        "table": table.settings.to_json(),
-        "changes": [change.to_json() for change in table.changes],
-        "spent_ms": list(table.spent_ms) or None,
-        "standings": standings_of(game, table),
+        **table_json(record.table, game),
     }
 
 
@@ -143,85 +131,6 @@ def _event_text(event: ScoreEvent, names: list[str]) -> str:
     return f"  turn {event.turn:>3}  {', '.join(what)}: {gains}{why}"
 
 
-#: what a seat change did, for people
-_CHANGE_TEXT = {
-    "stand-in": "played by the stand-in ({bot})",
-    "return": "back at the table",
-    "resign": "resigned (ranked last)",
-    "timeout": "out of time (ranked last)",
-}
-
-
-def _turn_numbers(record: Record) -> list[int]:
-    """For each ply of the record, the number of the turn it belongs to."""
-    numbers: list[int] = []
-    turn = 0
-    for move in record.moves:
-        if isinstance(move, Turn):
-            turn += 1
-            numbers += [turn] * move.plies
-    return numbers
-
-
-def _turn_of(change: SeatChange, numbers: list[int]) -> int:
-    """The turn a change took effect in (a change after the last action: the next turn)."""
-    return numbers[change.ply] if change.ply < len(numbers) else len(set(numbers)) + 1
-
-
-def duration_text(ms: int) -> str:
-    """``ms`` as a clock shows it: ``0:07``, ``12:30``, ``1:02:03``, ``2d 03:04:05``."""
-    seconds = ms // 1000
-    days, seconds = divmod(seconds, 86400)
-    hours, seconds = divmod(seconds, 3600)
-    minutes, seconds = divmod(seconds, 60)
-    if days:
-        return f"{days}d {hours:02}:{minutes:02}:{seconds:02}"
-    if hours:
-        return f"{hours}:{minutes:02}:{seconds:02}"
-    return f"{minutes}:{seconds:02}"
-
-
-def _table_lines(record: Record, table: TableRecord, game: Game, names: list[str]) -> list[str]:
-    """The clock, the seat changes with their turns, the places and each turn's time."""
-    settings = table.settings
-    timeout = "a timeout loses" if settings.on_timeout == "lose" else "out of time: the stand-in"
-    lines = [f"Clock: {settings.control.describe()}; stand-in {settings.stand_in}"]
-    if settings.control.timed:
-        lines[0] += f"; {timeout}"
-    numbers = _turn_numbers(record)
-    if table.changes:
-        lines.append("Seat changes:")
-        for change in table.changes:
-            what = _CHANGE_TEXT[change.change].format(bot=settings.stand_in)
-            lines.append(f"  from turn {_turn_of(change, numbers):>3}  {names[change.seat]} {what}")
-        lines.append("Places:")
-        left = {c.seat: c for c in table.changes if c.change in ("resign", "timeout")}
-        for place, seats in enumerate(standings_of(game, table), 1):
-            for seat in seats:
-                note = ""
-                if seat in left:
-                    how = "resigned" if left[seat].change == "resign" else "out of time"
-                    note = f"  ({how} at turn {_turn_of(left[seat], numbers)})"
-                lines.append(f"  {place}. {names[seat]}  {game.scores[seat]}{note}")
-    if table.spent_ms:
-        lines.append("Time per turn:")
-        lines += _turn_time_lines(record, table.spent_ms, names)
-    return lines
-
-
-def _turn_time_lines(record: Record, spent: tuple[int, ...], names: list[str]) -> list[str]:
-    """Each turn's time (all its decisions), four turns a line."""
-    entries: list[str] = []
-    ply = 0
-    turns = [move for move in record.moves if isinstance(move, Turn)]
-    width = max(len(name) for name in names)
-    for number, turn in enumerate(turns, 1):
-        took = sum(spent[ply : ply + turn.plies])
-        ply += turn.plies
-        entries.append(f"{number:>3} {names[turn.seat]:<{width}} {duration_text(took):>8}")
-    return ["  " + "   ".join(entries[i : i + 4]) for i in range(0, len(entries), 4)]
-
-
 def replay_text(path: str, record: Record, game: Game) -> str:
     """The human report: scores, per-seat points by source, then every score event."""
     seats = _seats(record, game)
@@ -231,7 +140,7 @@ def replay_text(path: str, record: Record, game: Game) -> str:
     lines = [f"{path}: {_setup_text(game)}, {_plural(game.turn, 'turn')} played"]
     table = record.table
     if table is not None:
-        lines += _table_lines(record, table, game, names)
+        lines += table_lines(record, table, game, names)
     if game.is_over:
         lines.append("Final scores:")
     else:
@@ -242,9 +151,7 @@ def replay_text(path: str, record: Record, game: Game) -> str:
         )
         lines.append(f"  {name:<{width}}  {game.scores[seat]:>4}   {sources or '-'}")
     if game.is_over:
-        # At a table, the seats that left rank last whatever their score.
-        first = standings_of(game, table)[0] if table is not None else game.winners()
-        lines.append("Winner: " + " and ".join(names[seat] for seat in first))
+        lines.append("Winner: " + " and ".join(names[seat] for seat in winners(game, table)))
     lines.append("")
     lines.append("Score events:")
     events = [event for event in game.events if isinstance(event, ScoreEvent)]

@@ -133,8 +133,19 @@ def _panel_entries(
     return entries
 
 
-def final_scores_lines(game: Game, names: Sequence[str], colour: bool) -> list[str]:
-    """The table of the end: each seat's total and points by source, best first; the winner."""
+def final_scores_lines(
+    game: Game,
+    names: Sequence[str],
+    colour: bool,
+    places: Sequence[tuple[list[int], str]] | None = None,
+) -> list[str]:
+    """The table of the end: each seat's total and points by source, best first; the winner.
+
+    ``places`` (a table where seats changed hands): the places from first to last, each with a
+    note (``resigned``…); the seats that left come last whatever their score.
+    """
+    if places is None:
+        places = [(seats, "") for seats in _by_score(game)]
     summary = GameSummary.of(game)
     sources = [s for s in FEATURE_SOURCES if any(s in b for b in summary.by_source)]
     sources += sorted({s for b in summary.by_source for s in b} - set(sources))
@@ -143,19 +154,28 @@ def final_scores_lines(game: Game, names: Sequence[str], colour: bool) -> list[s
     widths = [max(len(s), 4) + 2 for s in sources]
     header = "".join(s.rjust(w) for s, w in zip(sources, widths, strict=True))
     lines.append(dim("   " + "Seat".ljust(width) + "Total" + header, colour))
-    for seat in sorted(range(game.players), key=lambda s: -game.scores[s]):
-        by = summary.by_source[seat]
-        points = "".join(str(by.get(s, 0)).rjust(w) for s, w in zip(sources, widths, strict=True))
-        lines.append(
-            f"   {seat_tag(seat, colour)} {names[seat].ljust(width - 2)}"
-            f"{game.scores[seat]:>5}{points}"
-        )
-    winners = [names[s] for s in game.winners()]
+    for seats, note in places:
+        for seat in seats:
+            by = summary.by_source[seat]
+            points = "".join(
+                str(by.get(s, 0)).rjust(w) for s, w in zip(sources, widths, strict=True)
+            )
+            lines.append(
+                f"   {seat_tag(seat, colour)} {names[seat].ljust(width - 2)}"
+                f"{game.scores[seat]:>5}{points}" + (f"  ({note})" if note else "")
+            )
+    winners = [names[s] for s in places[0][0]]
     if len(winners) == 1:
         lines.append(bold(f"\n{winners[0]} wins!", colour))
     else:
         lines.append(bold(f"\nShared victory: {' and '.join(winners)}.", colour))
     return lines
+
+
+def _by_score(game: Game) -> list[list[int]]:
+    """The seats by score, best first, equal scores together."""
+    scores = sorted(set(game.scores), reverse=True)
+    return [[seat for seat in range(game.players) if game.scores[seat] == s] for s in scores]
 
 
 def help_text(players: int, colour: bool) -> str:
@@ -182,6 +202,7 @@ def help_text(players: int, colour: bool) -> str:
             "                  or x y rotation (2 -1 180); a letter alone if one rotation fits",
             "  other steps:    an option number; 0 or p passes when passing is allowed",
             "  hint  the expert's best moves    u undo your last move    h this help    q quit",
+            "  resign  leave the game: you are ranked last and the stand-in bot plays on",
             bold("The board", colour),
             f"  {ground}│ ─ road   ~ river   [M] monastery   (*) garden   <$> betting office",
             "  ♦ coat of arms   ⌂ inn   † cathedral   ┏ ┛ corners: the tile placed last",

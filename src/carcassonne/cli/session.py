@@ -3,15 +3,17 @@ human, what they type, undo, the hotseat hand-over and the record saved at the e
 
 The loop asks each seat in turn: a bot's ``choose``, or a human, who sees what happened since
 their last move, the board and the scores (:mod:`.screens`) and the menu of the decision
-(:mod:`.menus`).  Hidden information is only ever taken from ``game.view(seat)`` of the human
-who is deciding, and between two humans whose views differ the keyboard is handed over on a
-blank screen.
+(:mod:`.menus`).  The table (:mod:`.table`) keeps the human seats' clocks and says who plays
+each seat: a human who resigned or ran out of time is played by the stand-in bot.  Hidden
+information is only ever taken from ``game.view(seat)`` of the human who is deciding, and
+between two humans whose views differ the keyboard is handed over on a blank screen.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
@@ -21,16 +23,22 @@ from ..bots.expert import HINT_COUNT
 from ..events import ScoreEvent
 from ..game import MAX_PLAYERS, Game, GameOptions, IllegalAction
 from ..replaying import replay
+from ..standings import TableSettings
 from . import screens
 from .layout import wrap_log
 from .menus import Menu, menu_for
 from .render import paint, seat_name, seat_tag, sgr
+from .table import ClockFn, Table
 from .wording import bot_name, describe_event, figure_label, plural, tile_words
 
 #: the seat kind played at the keyboard (every other kind is a bot spec)
 HUMAN = "human"
 
 InputFn = Callable[[str], str]
+
+
+def wall_clock_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 
 class Quit(Exception):
@@ -51,6 +59,8 @@ class Session:
         terminal: tuple[int, int] | None,
         hints: str,
         seed_in_header: bool,
+        table: TableSettings | None = None,
+        clock: ClockFn = wall_clock_ms,
     ) -> None:
         self.options = options
         self.seed_in_header = seed_in_header  # False for a drawn seed: it is told at the end
@@ -82,6 +92,7 @@ class Session:
         self.last_human: int | None = None
         self.notice = ""  # one line for the next screen (auto-pass, undo…)
         self.input_closed = False
+        self.table = Table(table or TableSettings(), options.players, self.humans, clock, seed)
 
     # -------------------------------------------------------------------------- output
 
@@ -108,6 +119,7 @@ class Session:
 
     def play(self) -> None:
         try:
+            self.table.begin(self.game)
             # self.game, not a local: undo replaces the game.
             while not self.game.is_over:
                 seat = self.game.to_move
@@ -115,6 +127,10 @@ class Session:
                     self.apply(seat, self.bots[seat].choose(self.game))
                     if not self.humans:
                         self.flush_log()
+                    continue
+                if not self.table.person_plays(seat) and not self.takes_seat_back(seat):
+                    stand_in = self.table.stand_ins[seat]
+                    self.apply(seat, stand_in.choose(self.game), by_stand_in=True)
                     continue
                 if self.game.phase == "figure" and self.game.legal_actions() == [PASS]:
                     self.apply(seat, PASS, "no figure (none can go on this tile)")
@@ -127,7 +143,26 @@ class Session:
             return
         self.finish()
 
-    def apply(self, seat: int, action: Any, text: str | None = None) -> None:
+    def takes_seat_back(self, seat: int) -> bool:
+        """At the start of a stood-in seat's turn, its player may take the seat back."""
+        game = self.game
+        if game.phase != "tile" or not self.table.may_return(seat, game):
+            return False
+        self.handover(seat)
+        self.last_human = seat
+        self.screen(seat, {})
+        answer = self.read(
+            f"{self.names[seat]} is played by the stand-in. Take your seat back? [y/N] "
+        )
+        if answer.strip().lower() not in ("y", "yes"):
+            return False
+        self.table.change(game, seat, "return")
+        self.log.append(f"  {self.names[seat]} is back at the table.")
+        return True
+
+    def apply(
+        self, seat: int, action: Any, text: str | None = None, by_stand_in: bool = False
+    ) -> None:
         """Apply ``action`` for ``seat`` and log it (``text`` overrides its description)."""
         game = self.game
         if text is None and isinstance(action, PlaceTile):
@@ -137,16 +172,18 @@ class Session:
             text = figure_label(game, action)
         phase = game.phase
         game.apply(action)
-        if phase == "tile" and seat in self.humans:
+        self.table.moved(seat, game)
+        if phase == "tile" and seat in self.humans and not by_stand_in:
             # A human's screens recap the round from their own last turn on.
             self.recap[seat] = len(self.log)
+        who = self.tag(seat) + (" (stand-in)" if by_stand_in else "")
         if phase == "tile":
-            self.log.append(self.bold(f"Turn {game.turn}") + f" · {self.tag(seat)} {text}.")
+            self.log.append(self.bold(f"Turn {game.turn}") + f" · {who} {text}.")
         elif phase == "figure":
             self.log.append(f"  {self.names[seat]}: {text}.")
         # Expansion decisions may be secret (a bet's chip): what they reveal is in the events.
         self.report_events()
-        if seat in self.humans:
+        if seat in self.humans and not by_stand_in:
             self.last_human = seat
 
     def report_events(self) -> None:
@@ -186,6 +223,9 @@ class Session:
             self.say(line)
         for line in screens.scores_lines(game, self.names, self.colour):
             self.say(line)
+        if self.table.shows_anything():
+            for line in wrap_log(self.table.clock_line(self.names), self.width):
+                self.say(line)
         for line in screens.panel_lines(game, seat, self.colour, self.width):
             self.say(line)
         self.say()
@@ -225,10 +265,18 @@ class Session:
         for line in menu.lines():
             self.say(line)
         while True:
-            text = self.read(f"{seat_name(seat)}> ").strip()
+            clock = f" {self.table.clock_text(seat)}" if self.table.timed else ""
+            text = self.read(f"{seat_name(seat)}{clock}> ").strip()
             word = text.lower()
             if word in ("q", "quit", "exit"):
                 raise Quit
+            if self.table.out_of_time(seat):
+                self.time_out(seat)
+                return None
+            if word == "resign":
+                if self.resign(seat):
+                    return None
+                continue
             if word in ("h", "help", "?"):
                 self.say(screens.help_text(self.game.players, self.colour))
                 continue
@@ -257,6 +305,38 @@ class Session:
                     continue
             return action
 
+    def time_out(self, seat: int) -> None:
+        """``seat``'s clock ran out before it decided: the decision is refused, and the stand-in
+        plays the seat (which, with ``--on-timeout lose``, is ranked last)."""
+        name = self.names[seat]
+        bot = self.table.settings.stand_in
+        if self.table.settings.on_timeout == "lose":
+            self.table.change(self.game, seat, "timeout")
+            text = f"{name} ran out of time and loses (ranked last); the stand-in ({bot}) plays on."
+        else:
+            self.table.change(self.game, seat, "stand-in")
+            text = (
+                f"{name} ran out of time: the stand-in ({bot}) plays {name} from now on "
+                "(take the seat back at the start of a turn)."
+            )
+        self.say(self.warn("Too late: " + text))
+        self.log.append("  " + self.warn(text))
+
+    def resign(self, seat: int) -> bool:
+        """Resign ``seat`` once the player confirms; True if they did."""
+        name = self.names[seat]
+        answer = self.read(
+            f"Resign {name}? You will be ranked last and the stand-in plays your turns. [y/N] "
+        )
+        if answer.strip().lower() not in ("y", "yes"):
+            self.say("Not resigned.")
+            return False
+        self.table.change(self.game, seat, "resign")
+        text = f"{name} resigned (ranked last); the stand-in plays on."
+        self.say(text)
+        self.log.append("  " + text)
+        return True
+
     def hint_lines(self, seat: int, menu: Menu) -> list[str]:
         """The expert's best moves for ``seat`` with their expected lead; other humans are told
         in the log that a hint was used (it is no secret at the table)."""
@@ -282,7 +362,12 @@ class Session:
         if cut is None:
             self.say(self.warn("Nothing to undo yet."))
             return False
+        refusal = self.table.undo_refusal(cut)
+        if refusal is not None:
+            self.say(self.warn(refusal))
+            return False
         game = self.game = replay(self.options, history[:cut])
+        self.table.undone(game)
         self.reported = len(game.events)
         self.recap = dict.fromkeys(self.humans, len(self.log))  # the undone lines are history
         self.last_human = None
@@ -304,7 +389,8 @@ class Session:
             for line in wrap_log(entry, self.width):
                 self.say(line)
         self.say()
-        for line in screens.final_scores_lines(self.game, self.names, self.colour):
+        places = self.table.places(self.game)
+        for line in screens.final_scores_lines(self.game, self.names, self.colour, places):
             self.say(line)
         self.offer_save("Save the game record to")
 
@@ -331,7 +417,8 @@ class Session:
             return
         seats = [{"name": seat_name(s), "kind": kind} for s, kind in enumerate(self.seats)]
         try:
-            save_record(self.game, self.save_path, seats)
+            table = self.table.record() if self.table.shows_anything() else None
+            save_record(self.game, self.save_path, seats, table)
         except (OSError, ValueError) as exc:
             self.say(self.warn(f"Could not save: {exc}"))
             return

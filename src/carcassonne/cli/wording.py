@@ -212,3 +212,16 @@ def bot_name(seat: int, spec: str) -> str:
     name, params = parse_bot_spec(spec)
     details = "".join(f", {key} {value}" for key, value in params.items())
     return f"{seat_name(seat)} ({name} bot{details})"
+
+
+def duration_text(ms: int) -> str:
+    """``ms`` as a clock shows it: ``0:07``, ``12:30``, ``1:02:03``, ``2d 03:04:05``."""
+    seconds = ms // 1000
+    days, seconds = divmod(seconds, 86400)
+    hours, seconds = divmod(seconds, 3600)
+    minutes, seconds = divmod(seconds, 60)
+    if days:
+        return f"{days}d {hours:02}:{minutes:02}:{seconds:02}"
+    if hours:
+        return f"{hours}:{minutes:02}:{seconds:02}"
+    return f"{minutes}:{seconds:02}"

@@ -542,21 +542,24 @@ class Room:
         self._feed_seating()
         self.broadcast()
 
-    def needs_tending(self, game: Game) -> bool:
-        """Whether ``game`` (this room's, or a trial of it) needs the process holding its lease:
-        a bot or stand-in is to move, or a person's clock runs (its deadline is acted on)."""
+    def needs_tending(self, game: Game, change: SeatChange | None = None) -> bool:
+        """Whether ``game`` (this room's, or a trial of it), after ``change`` if any, needs the
+        process holding its lease: a bot or stand-in is to move, or a person's clock runs (its
+        deadline is acted on)."""
         if game.is_over or self.frozen:
             return False
-        if self.bot_spec(game.to_move) is not None:
+        if self.bot_spec(game.to_move, change) is not None:
             return True
         return self.seating.timed and bool(game.history)
 
-    def bot_spec(self, seat: int) -> str | None:
-        """The bot that plays ``seat`` now: its own, or the table's stand-in; None for a
-        person's seat."""
+    def bot_spec(self, seat: int, change: SeatChange | None = None) -> str | None:
+        """The bot that plays ``seat`` now (after ``change`` if any): its own, or the table's
+        stand-in; None for a person's seat."""
         if seat in self.bots:
             return self.bots[seat]
-        return None if self.seating.played_by_person(seat) else self.seating.settings.stand_in
+        if self.seating.played_by_person(seat, change):
+            return None
+        return self.seating.settings.stand_in
 
     async def catch_up(self, news: News | None = None) -> None:
         """Apply what other server processes stored since this room's last action, and tell
@@ -822,33 +825,19 @@ class Room:
         """Store and apply a seat change at the current ply; the lock held.  ``stale`` when
         another process moved or changed a seat first (the room then shows that)."""
         change = SeatChange(len(self.game.history), seat, kind, self.clock())
-        after = [*self.stored.changes, change.to_json()]
-        before = self.stored.changes
-        self.stored.changes = after
-        self.seating.feed(
-            [s for s, _ in self.stored.actions],
-            self.stored.times,
-            [SeatChange.from_json(c) for c in after],
-            self.game.to_move,
-        )
-        tended = self.needs_tending(self.game)
+        tended = self.needs_tending(self.game, change)
         try:
             await self.storage.run(
                 self.storage.add_seat_change, self.id, change.to_json(), bot_turn=tended
             )
         except StorageError as exc:
-            self.stored.changes = before
-            self.seating.feed(
-                [s for s, _ in self.stored.actions],
-                self.stored.times,
-                [SeatChange.from_json(c) for c in before],
-                self.game.to_move,
-            )
             if isinstance(exc, StorageConflict):
                 await self._catch_up(None)
                 raise ProtocolError.of("stored_elsewhere") from None
             log.exception("game %s: cannot store a seat change", self.id)
             raise ProtocolError.of("seat_change_not_saved") from None
+        self.stored.changes = [*self.stored.changes, change.to_json()]
+        self._feed_seating()
         self.broadcast()
         self.kick_bots()
 

@@ -53,9 +53,11 @@ class Seating:
     def timed(self) -> bool:
         return self.settings.control.timed
 
-    def played_by_person(self, seat: int) -> bool:
-        """Whether a person plays ``seat`` now (not a bot, not the stand-in)."""
-        return seat in self.humans and self.states[seat].status == "playing"
+    def played_by_person(self, seat: int, change: SeatChange | None = None) -> bool:
+        """Whether a person plays ``seat`` now (not a bot, not the stand-in), or would after
+        ``change``."""
+        states = self.states if change is None else statuses([*self.changes, change], self.players)
+        return seat in self.humans and states[seat].status == "playing"
 
     @property
     def humans_left(self) -> bool:
