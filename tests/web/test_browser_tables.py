@@ -520,3 +520,19 @@ def test_a_shared_screen_names_the_seat_that_resigns(tables: TableServer, browse
         expect(tab.locator("[data-seat='0'] [data-status='resigned']")).to_be_visible()
         # the stand-in plays Ana's turn; then Bo is to move on this screen
         expect(resign).to_have_text("Resign for Bo", timeout=10_000)
+
+
+def test_the_last_hour_of_a_turn_based_clock_is_marked_with_one_tick(
+    tables: TableServer, browser: Browser
+) -> None:
+    game = tables.create({**TWO_HUMANS, "table": {"clock": PRESETS["1d"].to_json()}})
+    with seat_page(browser, tables, game, 0) as ana:
+        place_anywhere(ana)  # Bo's day runs from now
+        expect(ana.locator("td[data-clock='1']")).to_have_text("1 d 0 h")
+    tables.clock.jump(DAY_MS - 30 * 60_000)
+    with seat_page(browser, tables, game, 1) as bo:
+        expect(bo.locator("td[data-clock='1']")).to_have_class("clock running low")
+        assert 29 * 60 <= seconds(clock_of(bo, 1)) <= 30 * 60  # "29:59": minutes and seconds
+        bo.wait_for_timeout(2200)
+        assert tones(bo) == 1  # one tick for the hour, not one a second
+        shot(bo, "tables-turn-based-low")

@@ -24,16 +24,20 @@ export function setMuted(on) {
 
 let audio = null;
 
-/** The page's audio context, made at the first sound. A browser keeps a context made before the
- * player clicked anything silent: it is resumed at the next click. */
+/** The page's audio context. A browser keeps a context silent until the player clicked or typed
+ * something: each click or key resumes it, so a chime for a turn that comes while the player
+ * looks elsewhere is heard once they have touched the page at all. */
 function audioContext() {
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
-  if (!audio) {
-    audio = new Context();
-    document.addEventListener("pointerdown", () => audio.resume(), { capture: true });
-  }
+  if (!audio) audio = new Context();
   return audio;
+}
+
+for (const gesture of ["pointerdown", "keydown"]) {
+  document.addEventListener(gesture, () => {
+    if (!muted() && audioContext()) audio.resume();
+  }, { capture: true });
 }
 
 function tone(ctx, { frequency, at, length, volume, type = "sine" }) {
