@@ -281,6 +281,12 @@ def test_the_running_clock_ticks_on_the_servers_time(tables: TableServer, browse
         # the running clock also stands by the turn's title (seen on a phone without scrolling)
         expect(bo.locator(".turn-clock [data-clock='1']")).to_have_text(clock_of(bo, 1))
         shot(bo, "tables-clocks")
+        # a spectator sees the clocks too, and no seat's table panel
+        with open_page(browser, viewport={"width": 1280, "height": 860}) as watcher:
+            watcher.goto(f"{tables.url}/#/watch/{game['id']}")
+            expect(watcher.locator("td[data-clock='1']")).to_have_class("clock running")
+            assert abs(seconds(clock_of(watcher, 1)) - seconds(clock_of(bo, 1))) <= 1
+            assert watcher.locator("[data-table-panel], [data-seat-actions]").count() == 0
 
 
 def test_out_of_time_the_stand_in_plays_and_the_player_takes_the_seat_back(
