@@ -15,7 +15,7 @@ const LOW = { "real-time": 30 * SECOND, "turn-based": HOUR };
 
 /** `ms` as a clock says it: "4:05" or "1:02:05" real-time; "2 d 5 h", "5 h 12 min" or, in the
  * last hour, "59:30" turn-based. Rounded up: "0:00" only once the time is all gone. */
-export function clockText(ms, kind) {
+function clockText(ms, kind) {
   const whole = Math.max(0, Math.ceil(ms / SECOND)) * SECOND;
   if (kind === "turn-based" && whole >= DAY) {
     return t("clock.days", { d: Math.floor(whole / DAY), h: Math.floor((whole % DAY) / HOUR) });
@@ -29,7 +29,7 @@ export function clockText(ms, kind) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
 }
 
-export function isLow(ms, kind) {
+function isLow(ms, kind) {
   return ms <= (LOW[kind] ?? 0);
 }
 

@@ -74,7 +74,7 @@ export function playTick() {
 
 /** The tab's icon, drawn here: a tile with a city and a road; on the player's turn a dot of
  * their seat's colour in its corner. */
-export function faviconUrl(colour = null) {
+function faviconUrl(colour = null) {
   const dot = colour
     ? `<circle cx="23" cy="23" r="8" fill="${SEAT_COLOURS[colour] || "#d55e00"}" stroke="#1d1a14" stroke-width="2.5"/>`
     : "";
