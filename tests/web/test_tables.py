@@ -154,7 +154,8 @@ def test_on_timeout_lose_ranks_the_seat_last(tmp_path: Path) -> None:
         game = create(client, {"clock": FIVE_PLUS_TWENTY, "on_timeout": "lose"})
         play_turn(client, game, 0)
         clock.now += 300_000
-        now = wait_for(client, game, lambda s: bool(s["changes"]))
+        # the stand-in plays seat 1's turn; then seat 0 is to move (the ply stays put)
+        now = wait_for(client, game, lambda s: bool(s["changes"]) and s["view"]["to_move"] == 0)
         assert now["changes"][0]["change"] == "timeout"
         assert now["seat_status"][1]["status"] == "timed-out"
         assert (
@@ -299,3 +300,47 @@ def test_bad_table_settings_are_refused_naming_what_is_wrong(
     assert answer.status_code == 400
     assert answer.json()["error"] == "bad-options" and answer.json()["reason"] == reason
     assert says in answer.json()["message"]
+
+
+def test_a_stand_in_is_the_tables_bot_deciding_in_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stand-in decides as every bot does, in a worker (which searches worlds dealt for its
+    seat), never on the server's own game: its spec is the table's."""
+    from carcassonne.web import botworker
+
+    asked: list[str] = []
+    real_decide = botworker.decide
+
+    async def decide(spec: str, *args: Any) -> Any:
+        asked.append(spec)
+        return await real_decide(spec, *args)
+
+    monkeypatch.setattr(botworker, "decide", decide)
+    clock = FakeClock()
+    with TestClient(app_at(tmp_path / "g.sqlite3", clock)) as client:
+        game = create(client, {"stand_in": "random"})
+        play_turn(client, game, 0)
+        ply = state(client, game, 1)["ply"]
+        assert seat_change(client, game, 1, {"change": "resign", "ply": ply}).status_code == 200
+        wait_for(client, game, lambda s: s["view"]["to_move"] == 0)
+    assert asked and set(asked) == {"random"}
+
+
+def test_a_seat_out_of_time_is_taken_back_only_once_it_has_time_again(tmp_path: Path) -> None:
+    """Taken back with no time left, a seat would go to the stand-in again at once: with no
+    increment, the stand-in earns it nothing, and the seat stays the stand-in's."""
+    clock = FakeClock()
+    no_increment = {"kind": "real-time", "initial_ms": 60_000, "increment_ms": 0}
+    with TestClient(app_at(tmp_path / "g.sqlite3", clock)) as client:
+        game = create(client, {"clock": no_increment})
+        play_turn(client, game, 0)
+        clock.now += 60_000
+        now = wait_for(client, game, lambda s: bool(s["changes"]) and s["view"]["to_move"] == 0)
+        mine = state(client, game, 1)
+        assert mine["clocks"]["remaining_ms"][1] == 0
+        assert mine["may"] == {"resign": True, "return": False, "stand_in": []}
+        refused = seat_change(client, game, 1, {"change": "return", "ply": now["ply"]})
+        assert refused.status_code == 409
+        assert refused.json()["reason"] == "seat_out_of_time"
+        assert refused.json()["params"] == {"seat": 2}

@@ -145,6 +145,10 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     "seat_left": ("not-allowed", "seat {seat} has left the game already"),
     "seat_not_stood_in": ("not-allowed", "seat {seat} is not played by the stand-in"),
+    "seat_out_of_time": (
+        "not-allowed",
+        "seat {seat} has no time left: it may be taken back once the stand-in has earned it some",
+    ),
     "seat_not_to_move": (
         "not-allowed",
         "only the seat to move may be handed to the stand-in, and seat {seat} is not",

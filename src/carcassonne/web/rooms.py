@@ -772,8 +772,11 @@ class Room:
                     raise ProtocolError.of("seat_left", seat=viewer + 1)
                 target = viewer
             elif change == "return":
-                if own.status != "stood-in":
+                refused = seating.return_refusal(viewer, self.clock())
+                if refused == "seat_not_stood_in":
                     raise ProtocolError.of("seat_not_stood_in", seat=viewer + 1)
+                if refused == "seat_out_of_time":
+                    raise ProtocolError.of("seat_out_of_time", seat=viewer + 1)
                 target = viewer
             else:
                 target = self.game.to_move if seat is None else seat

@@ -37,17 +37,20 @@ class Allowed:
 class Seating:
     """The seats' statuses and clocks of one game, fed with its stored actions and changes."""
 
+    clocks: Clocks
+    #: what the clocks have been fed (see :meth:`_restart`)
+    _fed_actions: int
+    _fed_changes: int
+    _fed_states: list[SeatState]
+    _started: bool
+
     def __init__(self, settings: TableSettings, humans: Collection[int], players: int) -> None:
         self.settings = settings
         self.humans = frozenset(humans)
         self.players = players
         self.changes: list[SeatChange] = []
         self.states: list[SeatState] = statuses((), players)
-        self.clocks = Clocks(settings.control, players, self.humans)
-        #: what the clocks have been fed: actions, changes (and the statuses after those)
-        self._fed_actions = self._fed_changes = 0
-        self._fed_states = self.states
-        self._started = False
+        self._restart()
 
     @property
     def timed(self) -> bool:
@@ -113,6 +116,8 @@ class Seating:
             )
 
     def _restart(self) -> None:
+        """Clocks fed nothing yet: what the clocks have been fed (actions, changes, and the
+        statuses after those), and whether they have started."""
         self.clocks = Clocks(self.settings.control, self.players, self.humans)
         self._fed_actions = self._fed_changes = 0
         self._fed_states = statuses((), self.players)
@@ -163,7 +168,7 @@ class Seating:
         own = self.states[viewer]
         return Allowed(
             resign=own.in_game,
-            give_back=own.status == "stood-in",
+            give_back=self.return_refusal(viewer, now_ms) is None,
             stand_in=tuple(
                 seat
                 for seat in (to_move,)
@@ -171,6 +176,14 @@ class Seating:
                 and self.stand_in_refusal(seat, viewer, now_ms, offline_since) is None
             ),
         )
+
+    def return_refusal(self, seat: int, now_ms: int) -> str | None:
+        """Why ``seat`` may not be taken back from the stand-in now (an error reason), or None.
+        A seat out of time would be handed back at once: it comes back once the stand-in has
+        earned it some time (the increment of each decision it takes)."""
+        if self.states[seat].status != "stood-in":
+            return "seat_not_stood_in"
+        return "seat_out_of_time" if self.clocks.out_of_time(seat, now_ms) else None
 
     def stand_in_refusal(
         self, seat: int, viewer: int, now_ms: int, offline_since: dict[int, int]
