@@ -9,6 +9,7 @@
 import { LANGUAGES, preferredLanguage, setLanguage, translatePage, language } from "./i18n.js";
 import { loadTiles } from "./tiles.js";
 import { html } from "./svg.js";
+import { setFavicon } from "./turnalert.js";
 
 const app = document.getElementById("app");
 let screen = null;
@@ -41,6 +42,7 @@ async function route() {
 }
 
 async function start() {
+  setFavicon();
   await setLanguage(preferredLanguage());
   const select = document.getElementById("language");
   for (const [code, name] of Object.entries(LANGUAGES)) {

@@ -12,13 +12,16 @@
 import { t, has, plural, pointerText } from "./i18n.js";
 import { apiFile, GameSocket } from "./api.js";
 import { errorText } from "./errors.js";
-import { html, svg } from "./svg.js";
+import { html, svg, seatSwatch } from "./svg.js";
 import { BoardView } from "./board.js";
 import { drawTile, segmentAt } from "./tiles.js";
-import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, tileName } from "./panels.js";
+import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, tileName, turnOfPly, viewTurn } from "./panels.js";
 import { rememberGame } from "./lobby.js";
 import { scoreChart } from "./chart.js";
 import { hintPanel, hintNotes } from "./hints.js";
+import { tablePanel, seatActionsPanel } from "./tablepanel.js";
+import { SeatClocks } from "./seatclocks.js";
+import { TurnAlert, playTick } from "./turnalert.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -42,6 +45,11 @@ class GameScreen {
     this.hover = null;
     this.gains = [];
     this.hint = null; // null, { pending: true } or the server's hint for this ply
+    this.alert = new TurnAlert(gameId);
+    this.clocks = null; // a SeatClocks once the game is known to have a clock
+    this.ticked = null; // the seat and second of the last low-time tick
+    // Between two states only the running clock changes: its cell is counted down in place.
+    this.clockTimer = setInterval(() => this.tickClocks(), 250);
 
     this.root = html("div", { class: "game-screen" });
     this.boardWrap = html("div", { class: "board-wrap" });
@@ -77,9 +85,12 @@ class GameScreen {
     window.removeEventListener("resize", this.onResize);
     this.socket.close();
     clearTimeout(this.toastTimer);
+    clearInterval(this.clockTimer);
+    this.alert.destroy();
   }
 
   relabel() {
+    this.alert.relabel();
     this.board.relabel();
     this.render();
     if (this.endCard) this.renderEnd();
@@ -91,6 +102,8 @@ class GameScreen {
     if (m.type === "welcome") {
       this.info = m.game;
       this.you = m.you;
+      const clock = (this.info.table || {}).clock;
+      this.clocks = clock && clock.kind !== "none" ? new SeatClocks(clock.kind) : null;
       const seats = localSeats(this.info.seats);
       this.board.setBoard(this.info.board, seats);
       rememberGame(this.gameId, { token: this.token, seats: this.info.seats, you: m.you.seats });
@@ -136,7 +149,53 @@ class GameScreen {
       this.hint = null;
     }
     this.state = m;
+    if (this.clocks) this.clocks.set(m.clocks);
     this.render();
+  }
+
+  /** Count the running clock down in its cell; in its last seconds (or hour), a seat of this
+   * page hears a tick: every second real-time, once turn-based. */
+  tickClocks() {
+    const clocks = this.clocks;
+    if (!clocks || !clocks.clocks || this.view.phase === "over") return;
+    const seat = clocks.running;
+    const cells = seat === null ? [] : this.sidebar.querySelectorAll(`[data-clock="${seat}"]`);
+    if (!cells.length) return;
+    const low = clocks.low(seat);
+    for (const cell of cells) {
+      cell.textContent = clocks.text(seat);
+      cell.classList.toggle("low", low);
+    }
+    if (!low || !this.you.seats.includes(seat) || clocks.remaining(seat) <= 0) return;
+    const mark = clocks.kind === "real-time" ? `${seat}:${this.state.ply}:${Math.ceil(clocks.remaining(seat) / 1000)}` : `${seat}:${this.state.ply}`;
+    if (mark !== this.ticked) playTick();
+    this.ticked = mark;
+  }
+
+  /** Each seat's status with the turn it began ({status, turn}), or null for an older server. */
+  seatStatuses() {
+    const statuses = this.state.seat_status;
+    if (!statuses) return null;
+    return statuses.map(({ status, since_ply: since }) => ({
+      status,
+      turn: since === null || since === undefined ? null : turnOfPly(since, this.state.placements || [], this.currentTurn()),
+    }));
+  }
+
+  currentTurn() {
+    return { ply: this.state.ply, turn: viewTurn(this.view) };
+  }
+
+  /** The seat changes so far, each with the turn it happened in (for the log). */
+  changes() {
+    return (this.state.changes || []).map((c) => ({ ...c, turn: turnOfPly(c.ply, this.state.placements || [], this.currentTurn()) }));
+  }
+
+  /** This page's own seat's status, when it plays one seat. */
+  myStatus() {
+    const statuses = this.state.seat_status;
+    if (!statuses || this.you.seats.length !== 1) return "playing";
+    return statuses[this.you.seats[0]].status;
   }
 
   send(actions) {
@@ -171,7 +230,15 @@ class GameScreen {
   }
 
   myTurn() {
-    return this.legal().length > 0 && !this.waiting && !this.state.broken;
+    return this.toMove() && !this.waiting;
+  }
+
+  /** Whether this page's player is to decide now: the seat to move is theirs, and played by
+   * them (a seat the stand-in plays, or that left the game, is offered its actions, but its
+   * bot decides). */
+  toMove() {
+    const status = (this.state.seat_status || [])[this.view.to_move];
+    return this.legal().length > 0 && !this.state.broken && (!status || status.status === "playing");
   }
 
   placements() {
@@ -339,6 +406,26 @@ class GameScreen {
     this.board.extra = this.myTurn() ? this.legalSquares() : [];
     this.board.update(this.view);
     this.renderTurn();
+    this.alertTurn();
+  }
+
+  /** The tab says when the seat (or a seat of this shared screen) is to move. */
+  alertTurn() {
+    const mine = this.toMove();
+    const colour = mine ? this.info.seats[this.view.to_move].colour : null;
+    this.alert.update(mine, { colour, text: this.banner.textContent, turnBased: this.turnBased() });
+  }
+
+  turnBased() {
+    const clock = (this.info.table || {}).clock;
+    return !!clock && clock.kind === "turn-based";
+  }
+
+  /** A seat change asked for by this seat (resign, return, stand-in for `seat`). */
+  changeSeat(change, seat = null) {
+    const message = { type: change, ply: this.state.ply };
+    if (seat !== null) message.seat = seat;
+    if (!this.socket.send(message)) this.showError(t("game.offline"));
   }
 
   /** Board aids, the banner and the side panels for the current state. */
@@ -358,6 +445,8 @@ class GameScreen {
       const winners = (this.state.summary || {}).winners || [];
       this.setBanner(t("game.over", { who: winners.map((w) => seatName(seats, w)).join(", ") }), "over");
       if (!this.endCard && !this.endClosed) this.renderEnd();
+    } else if (this.myStatus() !== "playing") {
+      this.setBanner(t(`game.you_${this.myStatus()}`), this.myStatus() === "stood-in" ? "your-turn" : "");
     } else if (this.waiting) {
       this.setBanner(t("game.sending"), "");
     } else if (mine) {
@@ -422,8 +511,15 @@ class GameScreen {
     }));
     const notes = hintNotes(this.state.hints_used, seats);
     if (notes) panels.push(notes);
-    if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions()));
-    panels.push(scoresPanel(this.info, view, { you: this.you.seats, gains: this.gains, online: this.state.online }));
+    if (this.state.summary) panels.push(summaryPanel(this.state.summary, seats, this.endActions(), { changes: this.changes(), timed: !!this.clocks }));
+    panels.push(scoresPanel(this.info, view, {
+      you: this.you.seats, gains: this.gains, online: this.state.online, clocks: this.clocks, statuses: this.seatStatuses(),
+    }));
+    const table = this.tablePanel();
+    if (table) panels.push(table);
+    // Taking one's seat back, or handing an absent one over, is what matters most then.
+    const asked = this.seatActionsPanel();
+    if (asked) panels.unshift(asked);
     const bets = betsPanel(this.info, view, this.state.perspective);
     if (bets) panels.push(bets);
     const wine = winePanel(this.info, view);
@@ -432,11 +528,36 @@ class GameScreen {
       this.board.drawMarks(view);
       if (squares.length) this.board.markSquares(squares, "hl-feature");
       else this.decisionMarks();
-    }, this.state.placements || []));
+    }, this.state.placements || [], { changes: this.changes(), timed: !!this.clocks }));
     this.gains = [];
     const scroll = this.sidebar.scrollTop;
     this.sidebar.replaceChildren(...panels);
     this.sidebar.scrollTop = scroll;
+  }
+
+  /** The seat's table panel (none for a spectator, nor once the game is over). */
+  tablePanel() {
+    if (!this.you.seats.length || this.view.phase === "over" || this.state.broken) return null;
+    return tablePanel({
+      may: this.state.may,
+      onChange: (change, seat) => this.changeSeat(change, seat),
+      rerender: () => this.renderSidebar(),
+      turnBased: this.turnBased(),
+      who: this.you.hotseat ? seatName(this.info.seats, this.view.to_move) : null,
+    });
+  }
+
+  /** Taking the seat back, handing an absent seat to the stand-in: when the server allows it. */
+  seatActionsPanel() {
+    if (!this.you.seats.length || this.view.phase === "over" || this.state.broken) return null;
+    return seatActionsPanel({
+      may: this.state.may,
+      seats: this.info.seats,
+      seatName,
+      // With a clock, only time running out lets a seat be handed over; without, an absence.
+      why: (seat) => t(this.clocks && this.clocks.remaining(seat) === 0 ? "table.why_out_of_time" : "table.why_away"),
+      onChange: (change, seat) => this.changeSeat(change, seat),
+    });
   }
 
   /** What one may do once the game is over: keep the record, watch it again, play again. */
@@ -458,7 +579,7 @@ class GameScreen {
     if (this.endCard) this.endCard.remove();
     this.endCard = null;
     if (!this.state.summary || this.endClosed) return;
-    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource });
+    const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource, changes: this.changes(), timed: !!this.clocks });
     card.querySelector(".summary-actions").before(scoreChart(this.events, this.info.seats));
     card.prepend(html("button", {
       class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",
@@ -511,7 +632,15 @@ class GameScreen {
     }
     const tilesLeft = html("div", { class: "muted" }, view.current_tile ? t("turn.tile", { tile: tileName(view.current_tile) }) : "");
     return html("section", { class: "panel", "data-turn-panel": "", "data-turn-step": step },
-      html("h3", {}, t("turn.title")), html("div", { class: "turn-panel" }, preview, side), actions, actions ? keys : null, tilesLeft);
+      html("h3", { class: "turn-title" }, t("turn.title"), this.runningClock()), html("div", { class: "turn-panel" }, preview, side), actions, actions ? keys : null, tilesLeft);
+  }
+
+  /** The running seat's clock by the turn's title, so that a phone sees it without scrolling. */
+  runningClock() {
+    const seat = this.clocks ? this.clocks.running : null;
+    if (seat === null || seat === undefined) return null;
+    return html("span", { class: "turn-clock" }, seatSwatch(seat, this.info.seats[seat].colour),
+      html("span", { class: `clock${this.clocks.low(seat) ? " low" : ""}`, "data-clock": seat, title: t("clock.title") }, this.clocks.text(seat)));
   }
 
   /**

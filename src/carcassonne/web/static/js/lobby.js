@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { errorText } from "./errors.js";
 import { html, seatSwatch } from "./svg.js";
 import { seatName } from "./panels.js";
+import { defaultTable, tableRequest, tableSettings } from "./timecontrol.js";
 
 const GAMES_KEY = "carcassonne.games";
 const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
@@ -83,6 +84,7 @@ export function mountLobby(container) {
     variants: [],
     seed: "",
     hotseat: false,
+    table: defaultTable(),
     created: null,
     error: null,
     bots: ["random", "greedy"],
@@ -211,6 +213,13 @@ export function mountLobby(container) {
       render();
       return;
     }
+    const { table, error } = tableRequest(state.table);
+    if (error) {
+      state.error = error;
+      render();
+      return;
+    }
+    if (table) body.table = table;
     try {
       const created = await api("/api/games", { method: "POST", body });
       state.created = created;
@@ -271,6 +280,8 @@ export function mountLobby(container) {
       expansionOptions(),
       html("h3", { style: "margin-top:1rem" }, t("lobby.variants")),
       variantOptions(),
+      html("h3", { style: "margin-top:1rem" }, t("lobby.table")),
+      tableSettings(state.table, render),
       html("div", { class: "row" },
         html("label", {}, html("input", {
           type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,

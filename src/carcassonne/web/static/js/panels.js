@@ -44,8 +44,20 @@ function goodsText(held) {
   return GOODS.map((kind) => `${t(`goods.${kind}`)} ${held[kind] || 0}`).join(" · ");
 }
 
-/** Scores, figures left and who is to move; `gains` shows what each seat just scored. */
-export function scoresPanel(info, view, { you = [], gains = [], online = null } = {}) {
+/** A seat's status other than playing ("stood-in", "resigned", "timed-out"), with the turn it
+ * began: a badge by its name. */
+function statusBadge(status, turn) {
+  if (!status || status === "playing") return null;
+  return html("span", { class: `status-badge status-${status}`, "data-status": status, title: turn ? t("seat.status_since", { n: turn }) : null },
+    t(`seat.status.${status}`));
+}
+
+/**
+ * Scores, figures left and who is to move; `gains` shows what each seat just scored. A table's
+ * game adds each seat's `clocks` (a SeatClocks: the page ticks its [data-clock] cells) and
+ * `statuses` ({status, turn} per seat).
+ */
+export function scoresPanel(info, view, { you = [], gains = [], online = null, clocks = null, statuses = null } = {}) {
   const goods = view.expansions && view.expansions.traders_builders ? view.expansions.traders_builders.goods : null;
   const rows = info.seats.map((seat, i) => {
     const supply = view.supply[i] || {};
@@ -59,7 +71,9 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
         html("span", { class: "name" }, seatName(info.seats, i)),
         you.includes(i) ? html("span", { class: "you" }, t("seat.you")) : null,
         seat.kind === "bot" ? html("span", { class: "bot-badge", title: t(`bot.${seat.bot}`) }, t("seat.bot")) : null,
-        offline ? html("span", { class: "muted", title: t("seat.offline") }, " ◌") : null),
+        offline ? html("span", { class: "muted", title: t("seat.offline") }, " ◌") : null,
+        statuses ? statusBadge(statuses[i].status, statuses[i].turn) : null),
+      clocks ? clockCell(clocks, i, seat.kind === "bot") : null,
       html("td", { class: "supply", title: t("scores.supply") }, supplyText,
         goods ? html("div", { class: "goods", "data-goods": i, title: t("goods.title") }, goodsText(goods[i] || {})) : null),
       html("td", { class: "pts", "data-score": i }, String(view.scores[i]),
@@ -71,6 +85,16 @@ export function scoresPanel(info, view, { you = [], gains = [], online = null } 
     html("p", { class: "muted", "data-tiles-left": view.tiles_left }, t("scores.tiles_left", { n: view.tiles_left })),
     // Whoever fixed the stack or chose the seed can know the draw order: the others are told.
     info.options && (info.options.fixed_stack || info.options.fixed_seed) ? html("p", { class: "muted", "data-fixed-order": "" }, t("scores.fixed_order")) : null);
+}
+
+/** A seat's clock (none for a bot: bots have no time). */
+function clockCell(clocks, seat, bot) {
+  if (bot) return html("td", { class: "clock" });
+  const running = clocks.running === seat;
+  return html("td", {
+    class: `clock${running ? " running" : ""}${clocks.low(seat) ? " low" : ""}`, "data-clock": seat,
+    title: t("clock.title"),
+  }, clocks.text(seat));
 }
 
 // What each betting chip pays (docs/rules.md §3): [chip, wins at, points] rows for the help table.
@@ -351,8 +375,11 @@ export function describeMove(move, seats) {
   return t("log.move.tile_figure", { ...params, spot });
 }
 
-/** Moves and events in the order they happened: a turn's tile and figure come before its events. */
-function chronicle(events, moves) {
+/**
+ * Moves, events and seat changes in the order they happened: a turn's tile and figure come
+ * before its events; a seat change (with its `turn`) comes before the first move made after it.
+ */
+function chronicle(events, moves, changes = []) {
   const items = [];
   let m = 0;
   for (const ev of events) {
@@ -360,13 +387,56 @@ function chronicle(events, moves) {
     items.push({ ev });
   }
   while (m < moves.length) items.push({ move: moves[m++] });
+  for (const change of changes) {
+    const later = items.findIndex((item) => item.move && item.move.ply >= change.ply);
+    items.splice(later < 0 ? items.length : later, 0, { change });
+  }
   return items;
 }
 
-function logEntry(item, seats) {
+/**
+ * The turn a seat change at `ply` (actions made before it) belongs to: that of the last tile
+ * placed at or before it, or the turn being played (`current`: {ply, turn}) for a change made
+ * at the state's ply.
+ */
+export function turnOfPly(ply, placements, current) {
+  if (current && ply >= current.ply) return current.turn;
+  const placed = placements.filter((m) => m.ply <= ply);
+  return placed.length ? placed[placed.length - 1].turn : 1;
+}
+
+/** The turn a view is in: its tile's, once placed; the next one while a tile is to be placed. */
+export function viewTurn(view) {
+  return view.phase === "tile" ? view.turn + 1 : view.turn;
+}
+
+/** A seat change in words; a stand-in in a timed game was the clock's doing, else an absence. */
+function describeChange(change, seats, timed) {
+  const kind = change.change === "stand-in" ? `stand-in.${timed ? "time" : "away"}` : change.change;
+  return t(`log.change.${kind}`, { who: seatName(seats, change.seat) });
+}
+
+/** How long a move took (its tile and its figure), as the replay tells it: "12 s", "3 min 5 s". */
+export function spentText(ms) {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return t("clock.spent_seconds", { s });
+  if (s < 3600) return t("clock.spent_minutes", { m: Math.floor(s / 60), s: s % 60 });
+  return t("clock.spent_hours", { h: Math.floor(s / 3600), m: Math.floor((s % 3600) / 60) });
+}
+
+function logEntry(item, seats, { spent = null, timed = false } = {}) {
+  if (item.change) {
+    const change = item.change;
+    return { turn: change.turn, cls: "change", kind: `change-${change.change}`, marks: [change.seat], text: describeChange(change, seats, timed), squares: [] };
+  }
   if (item.move) {
     const move = item.move;
-    return { turn: move.turn, cls: "move", kind: "move", marks: [move.seat], text: describeMove(move, seats), squares: [{ x: move.x, y: move.y }] };
+    let text = describeMove(move, seats);
+    // A person's time is news; a bot's (none, or its think time) is not.
+    if (spent && spent[move.ply] !== undefined && seats[move.seat] && seats[move.seat].kind === "human") {
+      text += ` (${spentText(spent[move.ply] + (spent[move.ply + 1] || 0))})`;
+    }
+    return { turn: move.turn, cls: "move", kind: "move", marks: [move.seat], text, squares: [{ x: move.x, y: move.y }] };
   }
   const ev = item.ev;
   const described = describeEvent(ev, seats);
@@ -375,14 +445,16 @@ function logEntry(item, seats) {
 }
 
 /**
- * The log, newest first: every tile placed (with its figure) and every event, each line marked
- * with the colours of the seats it concerns; hovering an entry outlines its squares on the board.
+ * The log, newest first: every tile placed (with its figure), every event and every seat change
+ * (`changes`, each with its `turn`), each line marked with the colours of the seats it concerns;
+ * hovering an entry outlines its squares on the board. `spent` (the replay's time per ply) adds
+ * how long each person's move took; `timed` says a stand-in came from the clock.
  */
-export function logPanel(events, seats, onHover = () => {}, placements = []) {
+export function logPanel(events, seats, onHover = () => {}, placements = [], { changes = [], spent = null, timed = false } = {}) {
   const list = html("div", { class: "log", role: "log", "aria-live": "polite" });
-  const items = chronicle(events, placements);
+  const items = chronicle(events, placements, changes);
   for (let i = items.length - 1; i >= 0; i--) {
-    const described = logEntry(items[i], seats);
+    const described = logEntry(items[i], seats, { spent, timed });
     if (!described) continue;
     const { cls, text, squares, turn, kind, marks } = described;
     const entry = html("div", { class: `entry ${cls}`, "data-event": kind, "data-log-seats": marks.join(" ") },
@@ -397,6 +469,40 @@ export function logPanel(events, seats, onHover = () => {}, placements = []) {
   return html("section", { class: "panel" }, html("h3", {}, t("log.title")), list);
 }
 
+/**
+ * What became of a seat at the table, from its changes (each with its turn): "a bot played for
+ * them from turn 5 to 9", "resigned on turn 12", "ran out of time on turn 8".
+ */
+function seatStory(changes, seat, timed) {
+  const parts = [];
+  let since = null;
+  for (const change of changes.filter((c) => c.seat === seat)) {
+    if (change.change === "stand-in") since = change.turn;
+    else if (change.change === "return") {
+      parts.push(t("summary.stood_in_until", { from: since, to: change.turn }));
+      since = null;
+    } else {
+      if (since !== null && change.change === "resign") parts.push(t("summary.stood_in_from", { from: since }));
+      since = null;
+      parts.push(t(`summary.${change.change}`, { n: change.turn }));
+    }
+  }
+  if (since !== null) parts.push(t(timed ? "summary.stood_in_time" : "summary.stood_in_from", { from: since }));
+  return parts.join(" · ");
+}
+
+/** The places, first to last (tied seats share one), with what became of each seat. */
+function standingsList(summary, seats, changes, timed) {
+  return html("ol", { class: "plain standings", "data-standings": "" }, summary.standings.flatMap((tied, place) => tied.map((seat) => {
+    const story = seatStory(changes, seat, timed);
+    return html("li", { "data-standing": seat, "data-place": place + 1 },
+      html("span", { class: "place" }, t("summary.place", { n: place + 1 })), " ",
+      swatch(seats, seat), " ", html("strong", {}, seatName(seats, seat)), " ",
+      html("span", { class: "muted" }, count("points", summary.scores[seat])),
+      story ? html("div", { class: "story" }, story) : null);
+  })));
+}
+
 // Score sources in the order a player thinks of them; any other source follows.
 const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "bet", "map-chip", "wine"];
 
@@ -406,13 +512,16 @@ const SOURCE_ORDER = ["city", "road", "monastery", "garden", "field", "goods", "
  * unless `bySource`; the narrow sidebar always has a row per source and a column per seat (it
  * fits however many sources the expansions bring).
  */
-export function summaryPanel(summary, seats, extra = [], { card = false, bySource = !card } = {}) {
+export function summaryPanel(summary, seats, extra = [], { card = false, bySource = !card, changes = [], timed = false } = {}) {
   const found = new Set();
   for (const bySource of summary.by_source) for (const key of Object.keys(bySource)) found.add(key);
   const sources = [...SOURCE_ORDER.filter((s) => found.has(s)), ...[...found].filter((s) => !SOURCE_ORDER.includes(s)).sort()];
   const sourceName = (s) => (has(`source.${s}`) ? t(`source.${s}`) : s);
   const winners = summary.winners || [];
-  const order = seats.map((_, i) => i).sort((a, b) => summary.scores[b] - summary.scores[a] || a - b);
+  // Seats that left the table rank below the others whatever their score: the standings say.
+  const order = changes.length && summary.standings
+    ? summary.standings.flat()
+    : seats.map((_, i) => i).sort((a, b) => summary.scores[b] - summary.scores[a] || a - b);
   const trophy = (i) => (winners.includes(i)
     ? html("span", { class: "trophy", title: t("summary.winner_mark") }, html("span", { "aria-hidden": "true" }, " ★"), html("span", { class: "visually-hidden" }, ` (${t("summary.winner_mark")})`))
     : null);
@@ -441,6 +550,7 @@ export function summaryPanel(summary, seats, extra = [], { card = false, bySourc
   return html("section", { class: `panel summary${card ? " end-card" : ""}`, "data-summary": card ? null : "", "aria-label": t("summary.title") },
     html("h3", {}, t("summary.title")),
     html("p", { class: "winner-line", "data-winner-line": "" }, title),
+    changes.length && summary.standings ? standingsList(summary, seats, changes, timed) : null,
     html("div", { class: "table-scroll" }, table),
     extra.length ? html("div", { class: "row summary-actions" }, extra) : null);
 }

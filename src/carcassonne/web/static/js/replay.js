@@ -8,7 +8,7 @@ import { api } from "./api.js";
 import { errorText } from "./errors.js";
 import { html } from "./svg.js";
 import { BoardView } from "./board.js";
-import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats } from "./panels.js";
+import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, spentText, viewTurn } from "./panels.js";
 import { actionLabel } from "./game.js";
 import { scoreChart } from "./chart.js";
 
@@ -149,6 +149,19 @@ class ReplayViewer {
     });
   }
 
+  /** The table's seat changes up to this step, each with the turn it happened in (a change at
+   * ply n came after n actions: frame n shows the game then). */
+  changesSoFar() {
+    const frames = this.data.frames;
+    return (this.data.changes || []).filter((c) => c.ply <= this.index)
+      .map((c) => ({ ...c, turn: viewTurn(frames[Math.min(c.ply, frames.length - 1)].view) }));
+  }
+
+  timed() {
+    const clock = (this.data.table || {}).clock;
+    return !!clock && clock.kind !== "none";
+  }
+
   /** The tiles placed by this step (frame n follows the action of ply n - 1); a figure shows from its own step. */
   placementsSoFar() {
     return (this.data.placements || []).filter((m) => m.ply < this.index).map((m) => (m.ply + 1 < this.index ? m : { ...m, figure: null }));
@@ -161,7 +174,12 @@ class ReplayViewer {
     const view = frame.view;
     this.board.update(view);
     const last = this.index === frames.length - 1;
-    const action = frame.action ? `${seatName(seats, frame.seat)}: ${actionLabel(frame.action)}` : t("replay.start");
+    // Frame n follows action n - 1: how long a person took for that decision, when the game
+    // kept times.
+    const human = frame.action && seats[frame.seat] && seats[frame.seat].kind === "human";
+    const spent = this.data.spent_ms && human ? this.data.spent_ms[this.index - 1] : undefined;
+    const took = spent === undefined ? "" : ` · ${spentText(spent)}`;
+    const action = frame.action ? `${seatName(seats, frame.seat)}: ${actionLabel(frame.action)}${took}` : t("replay.start");
     this.banner.textContent = `${t("replay.step", { n: this.index, total: frames.length - 1 })} — ${action}`;
     const events = frames.slice(0, this.index + 1).flatMap((f) => f.events);
     const slider = html("input", {
@@ -185,7 +203,7 @@ class ReplayViewer {
       if (this.gameId) {
         actions.unshift(html("a", { class: "button-link", href: `/api/games/${encodeURIComponent(this.gameId)}/record`, download: "", "data-end": "download" }, `⬇ ${t("summary.download")}`));
       }
-      panels.push(summaryPanel(this.data.summary, seats, actions));
+      panels.push(summaryPanel(this.data.summary, seats, actions, { changes: this.changesSoFar(), timed: this.timed() }));
     }
     panels.push(scoresPanel(info, view));
     panels.push(html("section", { class: "panel", "data-replay-chart": "" }, this.chart(view)));
@@ -196,7 +214,7 @@ class ReplayViewer {
     panels.push(logPanel(events, seats, (squares) => {
       this.board.drawMarks(view);
       this.board.markSquares(squares, "hl-feature");
-    }, this.placementsSoFar()));
+    }, this.placementsSoFar(), { changes: this.changesSoFar(), spent: this.data.spent_ms || null, timed: this.timed() }));
     this.sidebar.replaceChildren(...panels);
   }
 }
