@@ -3,6 +3,8 @@ the ply it happened only while the game still has that many actions; on both bac
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from carcassonne.web.database import open_storage
@@ -45,6 +47,19 @@ def test_a_seat_change_is_stored_only_at_the_current_ply(games_db: str) -> None:
     assert storage.orphaned_bot_games() == []  # the return left no bot to move
     storage.add_seat_change("g", change(1, 0, "resign", AT + 8), bot_turn=True)
     assert storage.orphaned_bot_games() == ["g"]  # a stand-in to move: a process must tend it
+
+
+def test_a_game_a_process_tends_never_expires_as_idle(games_db: str) -> None:
+    """A turn-based bank (up to 14 days) may outlast ``--expire-days`` (7): a game whose clock
+    runs, or whose bot or stand-in is to move, goes on by itself and is never idle."""
+    storage = open_storage(games_db)
+    for game_id, tended in (("clocked", True), ("waiting", False)):
+        storage.create_game(game_id, {}, HUMANS, None)
+        storage.append_actions(game_id, 0, [(0, CLOSE_CITY)], False, tended, at_ms=AT)
+    later = time.time() + 30 * 86400
+    assert storage.idle_since(later) == ["waiting"]
+    # nobody took either up: the short expiry of such games still sees both
+    assert sorted(storage.idle_since(later, unclaimed=True)) == ["clocked", "waiting"]
 
 
 def test_no_seat_change_after_the_game_ended(games_db: str) -> None:

@@ -547,12 +547,16 @@ class Storage:
 
     def idle_since(self, cutoff: float, unclaimed: bool = False) -> list[str]:
         """Unfinished games nobody has moved in since ``cutoff`` (seconds since the epoch);
-        with ``unclaimed``, only those nobody took up."""
+        with ``unclaimed``, only those nobody took up.  Otherwise a game a process tends
+        (``bot_turn``: a bot or stand-in to move, or a clock running) is not idle: it goes on by
+        itself, and a turn-based bank may be longer than the expiry."""
         rows = self._rows(
-            "SELECT id FROM games WHERE finished=? AND updated < ? AND claimed <= ?",
+            "SELECT id FROM games WHERE finished=? AND updated < ? AND claimed <= ? "
+            "AND bot_turn <= ?",
             UNFINISHED,
             cutoff,
             0 if unclaimed else 1,
+            1 if unclaimed else 0,
         )
         return [r[0] for r in rows]
 
