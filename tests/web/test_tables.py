@@ -221,6 +221,11 @@ def test_resigning_until_no_human_is_left_finishes_the_game_at_once(tmp_path: Pa
         record = client.get(f"/api/games/{game['id']}/record").json()
         assert record["changes"] == over["changes"]
         assert record["result"]["standings"] == [[1], [0]]
+        # the record, uploaded to the replay viewer, shows the same table
+        uploaded = client.post("/api/replay", json=record).json()
+        for key in ("table", "changes", "spent_ms", "standings"):
+            assert uploaded[key] == replay[key], key
+        assert uploaded["summary"]["winners"] == [1]
 
 
 def test_seat_changes_are_refused_with_a_reason(tmp_path: Path) -> None:

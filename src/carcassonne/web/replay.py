@@ -23,7 +23,7 @@ from typing import Any
 
 from ..bots import check_bot_spec
 from ..formats.actions import action_to_json
-from ..formats.record import RecordError, read_record, replay_record
+from ..formats.record import RecordError, read_record, replay_record, standings_of
 from ..formats.record_writer import dumps_record, record_from_game
 from ..game import Game, GameOptions, GameSummary
 from ..replaying import Move, replay_onto
@@ -110,14 +110,21 @@ def frames_of_room(room: Room) -> dict[str, Any]:
     replayed = frames(
         room.game.options, room.game.history, seats, reveal=True, seed_chosen=room.seed_chosen
     )
-    seating = room.seating
-    standings = seating.standings(replayed["summary"]["scores"])
+    standings = room.seating.standings(replayed["summary"]["scores"])
+    return _with_table(replayed, table_record(room), standings, room.winners())
+
+
+def _with_table(
+    replayed: dict[str, Any], table: TableRecord, standings: list[list[int]], winners: list[int]
+) -> dict[str, Any]:
+    """Replay frames with the game's table: its settings, seat changes, each ply's time, and
+    the places (the winners follow them when seats left)."""
     return {
         **replayed,
-        "summary": {**replayed["summary"], "winners": room.winners(), "standings": standings},
-        "table": seating.settings.to_json(),
-        "changes": seating.changes_json(),
-        "spent_ms": list(seating.clocks.spent_ms),
+        "summary": {**replayed["summary"], "winners": winners, "standings": standings},
+        "table": table.settings.to_json(),
+        "changes": [change.to_json() for change in table.changes],
+        "spent_ms": list(table.spent_ms),
         "standings": standings,
     }
 
@@ -148,7 +155,13 @@ def frames_of_record(data: Any) -> dict[str, Any]:
         # default name, which the page shows in the viewer's language.
         kind, bot = ("human", None) if seat.kind == "human" else ("bot", seat.kind)
         seats.append(seat_public(i, seat.name or default_seat_name(i, kind, bot), kind, bot))
-    return frames(game.options, game.history, seats, reveal=game.is_over)
+    replayed = frames(game.options, game.history, seats, reveal=game.is_over)
+    table = record.table
+    if table is None:
+        return replayed
+    standings = standings_of(game, table)
+    winners = standings[0] if table.changes else replayed["summary"]["winners"]
+    return _with_table(replayed, table, standings, winners)
 
 
 def revealed_view(game: Game) -> GameView:
