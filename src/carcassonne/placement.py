@@ -12,7 +12,7 @@ the hottest code of a simulation: measure before changing it (benchmarks/README.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .actions import PASS, IllegalAction, PlaceFigure, PlaceTile
 from .board import DELTAS, OPPOSITE, decode, encode
@@ -85,7 +85,7 @@ def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
 
 class Placement(Scoring):
     """Putting tiles and figures on the board.  Expansion hooks are handed the game itself
-    (``cast``, as in :class:`~.scoring.Scoring`)."""
+    (as in :class:`~.scoring.Scoring`)."""
 
     __slots__ = ()
 
@@ -125,7 +125,7 @@ class Placement(Scoring):
                 for r in rotations:
                     append(actions[r])
         if self._restrictors:
-            game = cast("Game", self)
+            game: Game = self  # type: ignore[assignment]
             for ext in self._restrictors:
                 if ext.restricts_placement(game):
                     placements = [
@@ -288,9 +288,12 @@ class Placement(Scoring):
         return actions
 
     def _figure_allowed(self, figure: str, feature: Feature) -> bool:
-        game = cast("Game", self)
+        game: Game = self  # type: ignore[assignment]
         seat = self.active
-        return all(ext.figure_allowed(game, seat, figure, feature) for ext in self._figure_checks)
+        for ext in self._figure_checks:  # noqa: SIM110 (all() makes a generator per call)
+            if not ext.figure_allowed(game, seat, figure, feature):
+                return False
+        return True
 
     def _canonical_figure_action(self, action: PlaceFigure) -> PlaceFigure:
         """Name a feature by its canonical location: any edge of a city or road names it."""
@@ -337,7 +340,7 @@ class Placement(Scoring):
             return IllegalAction(
                 f"the {kind} at {action.location} is already occupied", "feature_taken", spot
             )
-        game = cast("Game", self)
+        game: Game = self  # type: ignore[assignment]
         for ext in self._figure_checks:
             if not ext.figure_allowed(game, self.active, action.figure, feature):
                 return IllegalAction(

@@ -9,7 +9,7 @@ game again from scratch to check them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .board import RING, encode
 from .events import ScoreEvent
@@ -26,8 +26,9 @@ _SELF_AND_RING = (0, *RING)
 
 
 class Scoring(GameState):
-    """Valuing and paying features.  Expansion hooks are handed the game itself (``cast``:
-    every game state is the :class:`~.game.Game` it is a part of), only when there are any."""
+    """Valuing and paying features.  Expansion hooks are handed the game itself, only when there
+    are any: every game state is the :class:`~.game.Game` it is a part of, said to the type
+    checker by an annotated assignment (``typing.cast`` is a call, ~1 % of an I&C + T&B game)."""
 
     __slots__ = ()
 
@@ -45,7 +46,7 @@ class Scoring(GameState):
         value = self._core_value(feature, final)
         hooked = self._value_hooks
         if hooked:
-            game = cast("Game", self)
+            game: Game = self  # type: ignore[assignment]
             for ext in hooked:
                 value = ext.adjust_value(game, feature, final, value)
         return value
@@ -136,7 +137,7 @@ class Scoring(GameState):
         points = 3 * len(complete)
         hooked = self._value_hooks
         if hooked:
-            game = cast("Game", self)
+            game: Game = self  # type: ignore[assignment]
             for ext in hooked:
                 points = ext.adjust_value(game, feature, True, points)
         paid = self._pay(feature, True, points)
@@ -164,7 +165,7 @@ class Scoring(GameState):
         paid = {seat: points for seat in feature.majority(self.figure_strength)}
         hooked = self._points_hooks
         if hooked:
-            game = cast("Game", self)
+            game: Game = self  # type: ignore[assignment]
             for ext in hooked:
                 ext.adjust_points(game, feature, final, paid)
         scores = self.scores
