@@ -19,7 +19,7 @@ from carcassonne.bots import make_bot
 from carcassonne.replaying import Move
 from carcassonne.web import botworker, create_app, roombots, rooms
 from carcassonne.web.protocol import ProtocolError, parse_seats, seat_public
-from carcassonne.web.rooms import GameLoadError, _checked_seats
+from carcassonne.web.roomload import GameLoadError, checked_seats
 from carcassonne.web.storage import StorageError
 
 #: a quick expert for tests: a fixed number of playouts, so its choices are reproducible
@@ -78,7 +78,7 @@ def test_a_stored_seat_with_a_broken_bot_spec_is_named() -> None:
     seats = [{"kind": "bot", "bot": "expert:seconds=zz", "name": "X", "digest": None}, ANA]
     seats[1] = {**ANA, "digest": None}
     with pytest.raises(GameLoadError, match="stored seat 1 has no usable bot"):
-        _checked_seats(seats, 2)
+        checked_seats(seats, 2)
 
 
 # ------------------------------------------------------------------------------ workers

@@ -4,8 +4,9 @@ Every message from a client is checked here for shape and types before anything 
 it; a bad one raises :class:`ProtocolError` naming what is wrong, which the server sends back to
 that client only.  Legality is the engine's job (``game.apply``), never re-implemented here.
 
-Outgoing data passes through :func:`public_options` and :func:`public_event` so that nothing a
-seat must not know (the seed, an explicit stack, another seat's chip) leaves the server.
+Outgoing data passes through :func:`public_options`, :func:`public_event` and
+:func:`board_info` so that nothing a seat must not know (the seed, an explicit stack, another
+seat's chip) leaves the server.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..actions import PlaceFigure, PlaceTile
-from ..board import encode
+from ..board import decode, encode
 from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
 from ..clocks import TimeControlError
 from ..events import Event, ScoreEvent
@@ -27,6 +28,7 @@ from ..game import MAX_COPIES, MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
 from ..maps import bundled_maps
 from ..quoting import short_repr
 from ..standings import TableSettings
+from ..tiles import EDGE_NAMES
 from .errors import ProtocolError
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -446,3 +448,34 @@ def public_placements(game: Game) -> list[dict[str, Any]]:
             placements[-1]["figure"] = {"figure": action.figure, "location": action.location}
         previous = action
     return placements
+
+
+def board_info(game: Game) -> dict[str, Any]:
+    """The playing area: the open table, or a map's squares, large cities, towns, starts."""
+    geometry = game.geometry
+    info: dict[str, Any] = {"name": geometry.name, "bounded": geometry.squares is not None}
+    if geometry.squares is not None:
+        info["squares"] = sorted(decode(p) for p in geometry.squares)
+    info["printed"] = [
+        {"x": p.x, "y": p.y, "name": p.name, "open": [EDGE_NAMES[e] for e in p.open_edges]}
+        for p in geometry.printed
+    ]
+    game_map = game.map
+    if game_map is not None:
+        info["title"] = game_map.title
+        info["approximate"] = game_map.approximate
+        info["width"], info["height"] = game_map.width, game_map.height
+        if game_map.geography is not None:
+            info["geography"] = game_map.geography.for_board()
+        info["towns"] = [
+            {"x": x, "y": y, "name": town.name, "grape": town.grape}
+            for pos, town in sorted(game_map.towns.items())
+            for x, y in (decode(pos),)
+        ]
+        used = set(getattr(game, "used_start_squares", ()))
+        info["start_squares"] = [
+            {"name": name, "x": x, "y": y, "used": name in used}
+            for name, pos in game_map.start_squares.items()
+            for x, y in (decode(pos),)
+        ]
+    return info

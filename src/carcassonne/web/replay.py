@@ -32,6 +32,7 @@ from ..views import GameView
 from .protocol import (
     MAX_NAME_LENGTH,
     ProtocolError,
+    board_info,
     check_map,
     default_seat_name,
     public_event,
@@ -39,7 +40,7 @@ from .protocol import (
     public_placements,
     seat_public,
 )
-from .rooms import SEAT_COLOURS, Room, board_info
+from .rooms import SEAT_COLOURS, Room
 
 #: more actions than any real game has; bounds the work an uploaded record can cause
 MAX_REPLAY_ACTIONS = 5000
@@ -88,7 +89,7 @@ def _record_seats(room: Room) -> list[dict[str, str]]:
 
 def table_record(room: Room) -> TableRecord:
     """What the record keeps of the room's table: settings, seat changes, each ply's time."""
-    seating = room.seating
+    seating = room.table.seating
     return TableRecord.of(seating.settings, seating.changes, seating.clocks.spent_ms)
 
 
@@ -110,8 +111,8 @@ def frames_of_room(room: Room) -> dict[str, Any]:
     replayed = frames(
         room.game.options, room.game.history, seats, reveal=True, seed_chosen=room.seed_chosen
     )
-    standings = room.seating.standings(replayed["summary"]["scores"])
-    return _with_table(replayed, table_record(room), standings, room.winners())
+    standings = room.table.seating.standings(replayed["summary"]["scores"])
+    return _with_table(replayed, table_record(room), standings, room.table.winners())
 
 
 def _with_table(

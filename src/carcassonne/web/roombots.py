@@ -77,13 +77,13 @@ class RoomBots:
     def to_move(self) -> bool:
         """Whether a bot (or a stand-in) of this live game, still in memory, is to move."""
         room = self.room
-        return room.live and not room.evicted and room.bot_spec(room.game.to_move) is not None
+        return room.live and not room.evicted and room.table.bot_spec(room.game.to_move) is not None
 
     def tending(self) -> bool:
         """Whether this live game, still in memory, needs the loop: a bot or stand-in is to
         move, or a person's clock runs."""
         room = self.room
-        return not room.evicted and room.needs_tending(room.game)
+        return not room.evicted and room.table.needs_tending(room.game)
 
     def kick(self) -> None:
         """Start the bot loop if a bot is to move (no-op when not on an event loop); the loop
@@ -153,14 +153,14 @@ class RoomBots:
             if not leased:
                 return  # another process took the bots over (this one was thought dead)
             if not self.to_move():
-                await room.clock_ran_out()
+                await room.table.clock_ran_out()
                 if self._deadline_passed():  # it could not be stored: try again later
                     delay = backoff(delay)
                     await asyncio.sleep(delay)
                 continue
             seat = room.game.to_move
             first_ply = len(room.game.history)
-            spec = room.bot_spec(seat)
+            spec = room.table.bot_spec(seat)
             assert spec is not None
             try:
                 action = await botworker.decide(
@@ -201,19 +201,19 @@ class RoomBots:
                     delay = self._pause()
 
     def _deadline_passed(self) -> bool:
-        deadline = self.room.seating.deadline_ms()
+        deadline = self.room.table.seating.deadline_ms()
         return deadline is not None and self.room.clock() >= deadline
 
     def _pause(self) -> float:
         """Seconds a bot waits before its move: none once no human is left in the game (the
         stand-ins finish it at once)."""
-        return self.delay if self.room.seating.humans_left else 0.0
+        return self.delay if self.room.table.seating.humans_left else 0.0
 
     async def _wait_for_deadline(self) -> None:
         """Sleep until the running clock's deadline, or :data:`CLOCK_CHECK_EVERY`, or a change
         of the game, whichever comes first."""
         self._changed.clear()
-        deadline = self.room.seating.deadline_ms()
+        deadline = self.room.table.seating.deadline_ms()
         seconds = CLOCK_CHECK_EVERY
         if deadline is not None:
             seconds = (deadline - self.room.clock()) / 1000

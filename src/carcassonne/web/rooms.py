@@ -12,8 +12,9 @@ processes may serve one game (PostgreSQL): the database stores each ply once, th
 comes second answers ``stale``, and each process hears of moves made elsewhere
 (:meth:`.server.GameServer.start` listens) and pushes them to its clients.
 A game's bots are played by the one process holding their lease (:mod:`.roombots`), and so
-are its stand-ins and the deadline of its clock; who plays each seat and the clocks are the
-room's :class:`~.seating.Seating`, computed from the stored times of actions and seat changes.
+are its stand-ins and the deadline of its clock; who plays each seat, the clocks and the seat
+changes are the room's table (:mod:`.roomtable`), computed from the stored times of actions and
+seat changes.  A stored game is read back through the checks of :mod:`.roomload`.
 
 Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
 public events, so hidden information (other seats' bets, face-down map chips, the stack order)
@@ -29,27 +30,24 @@ every frame (:class:`.outbox.Connection`: what waits for a client stays bounded)
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..board import decode
-from ..bots import check_bot_spec
 from ..bots.expert import HINT_BOT, HINT_COUNT
-from ..formats.actions import ActionFormatError, action_from_json, action_to_json
-from ..game import Game, GameSummary, IllegalAction
-from ..replaying import Move, ReplayError, replay, replay_onto
-from ..standings import ChangeKind, SeatChange, TableSettings
-from ..tiles import EDGE_NAMES
+from ..formats.actions import action_to_json
+from ..game import Game, IllegalAction
+from ..replaying import ReplayError, replay, replay_onto
+from ..standings import ChangeKind, TableSettings
 from . import botworker
 from .errors import illegal
 from .outbox import SPECTATOR, Connection, Due, Principal, encode
 from .protocol import (
     MAX_SEED,
     ProtocolError,
+    board_info,
     options_from_json,
     public_event,
     public_options,
@@ -58,7 +56,8 @@ from .protocol import (
     think_time,
 )
 from .roombots import RoomBots
-from .seating import AWAY_MS, Seating
+from .roomload import GameLoadError, checked_seats, decoded, public_reason
+from .roomtable import RoomTable
 from .storage import (
     News,
     Storage,
@@ -72,10 +71,6 @@ from .storage import (
 log = logging.getLogger("carcassonne.web")
 
 SEAT_COLOURS = ("blue", "yellow", "green", "pink", "red", "black")
-
-
-class GameLoadError(Exception):
-    """A stored game that cannot even be set up again (damaged options or seats)."""
 
 
 class Room:
@@ -121,32 +116,27 @@ class Room:
         self.broken: str | None = None
         #: set when the game was ended unfinished (abandoned, or its place was needed)
         self.expired: str | None = stored.expired
-        #: tells everyone when the next offline seat will have been away long enough to be
-        #: handed to the stand-in (untimed tables: the ``may`` of their states changes then)
-        self._away_timer: asyncio.TimerHandle | None = None
         # Stored data may come from an older version or a damaged file and can fail in any
         # way; one such game must not stop the server from starting or serving the others.
         try:
             self.options = options_from_json(stored.options)
             #: whether the creator chose the seed, and so could know the draw order
             self.seed_chosen = bool(stored.options.get("seed_chosen", False))
-            self.seats = _checked_seats(stored.seats, self.options.players)
+            self.seats = checked_seats(stored.seats, self.options.players)
             #: seat -> its bot's spec (the bots themselves run in the workers)
             self.bots = {i: s["bot"] for i, s in enumerate(self.seats) if s["kind"] == "bot"}
             self._several_humans = len(self.seats) - len(self.bots) > 1
             humans = [i for i in range(len(self.seats)) if i not in self.bots]
-            self.seating = Seating(
-                TableSettings.from_json(stored.options.get("table", {})), humans, len(self.seats)
+            #: the seat changes, clocks and away rule
+            self.table = RoomTable(
+                self, TableSettings.from_json(stored.options.get("table", {})), humans
             )
-            #: human seats with no connection to this process, since when (ms): the
-            #: "away" of untimed tables, as this process saw it
-            self._offline_since = dict.fromkeys(humans, clock())
             self.game = self._rebuild()
-            self._feed_seating()
+            self.table.feed()
         except Exception as exc:
             log.exception("game %s: cannot set it up again", self.id)
             raise GameLoadError(
-                f"this game's stored setup no longer works: {_public_reason(exc)}"
+                f"this game's stored setup no longer works: {public_reason(exc)}"
             ) from None
 
     # -------------------------------------------------------------------- building
@@ -154,30 +144,19 @@ class Room:
     def _rebuild(self) -> Game:
         """The game from its options and stored actions: how every game survives a restart."""
         try:
-            game = replay(self.options, _decoded(self.stored.actions))
+            game = replay(self.options, decoded(self.stored.actions))
         except ReplayError as exc:
             self._break(exc)
             # The failed action may have half-changed the game: replay up to just before it.
-            return replay(self.options, _decoded(self.stored.actions[: exc.ply - 1]))
+            return replay(self.options, decoded(self.stored.actions[: exc.ply - 1]))
         if self.stored.damaged:
             self.broken = self.stored.damaged
             log.error("game %s: %s", self.id, self.broken)
         return game
 
-    def _feed_seating(self) -> None:
-        """The seats' statuses and clocks, brought up to the stored actions and changes."""
-        game = self.game
-        plies = len(game.history)
-        self.seating.feed(
-            [seat for seat, _ in self.stored.actions[:plies]],
-            self.stored.times[:plies],
-            [SeatChange.from_json(c) for c in self.stored.changes],
-            None if game.is_over else game.to_move,
-        )
-
     def _break(self, failure: ReplayError) -> None:
         """Mark the game broken at the stored action that no longer replays (the log says why)."""
-        reason = _public_reason(failure.cause)
+        reason = public_reason(failure.cause)
         self.broken = f"stored action {failure.ply} no longer replays: {reason}"
         log.error("game %s: %s (%r)", self.id, self.broken, failure.cause)
 
@@ -249,7 +228,7 @@ class Room:
             "options": public_options(self.options, self.seed_chosen),
             "board": board_info(self.game),
             "hotseat": self.stored.hotseat_digest is not None,
-            "table": self.seating.settings.to_json(),
+            "table": self.table.seating.settings.to_json(),
         }
 
     def _online(self) -> set[int]:
@@ -294,44 +273,15 @@ class Room:
             "online": sorted(self._online()),
             "broken": self.frozen,
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
-            **self._seats_state(seat),
+            **self.table.state(seat),
         }
         if game.is_over:
-            summary = GameSummary.of(game)
-            standings = self.seating.standings(summary.scores)
-            message["summary"] = {
-                "scores": summary.scores,
-                "by_source": summary.by_source,
-                "winners": self.winners(),
-                "standings": standings,
-            }
+            message["summary"] = self.table.summary()
         return message
-
-    def winners(self) -> list[int]:
-        """The seats placed first: the engine's winners, unless seats left the game (a seat
-        that resigned or timed out wins nothing, whatever its score: the standings say)."""
-        if not self.seating.changes:
-            return self.game.winners()
-        return self.seating.standings(GameSummary.of(self.game).scores)[0]
-
-    def _seats_state(self, viewer: int | None) -> dict[str, Any]:
-        """The state's clocks, seat statuses, seat changes, and what ``viewer`` may do."""
-        seating, now = self.seating, self.clock()
-        to_move = self.game.to_move if self.live else None
-        return {
-            "clocks": seating.clocks_json(now),
-            "seat_status": seating.seat_status_json(),
-            "may": seating.may(viewer, to_move, now, self._offline_since).to_json(),
-            "changes": seating.changes_json(),
-        }
 
     def _text(self, key: tuple[Any, ...], build: Callable[[], dict[str, Any]]) -> str:
         """The encoded message ``key`` of the current state, built once until the next change."""
-        now = self.clock()
-        # a timed table's clocks count down: built again at most a second later; an untimed
-        # one's ``may`` changes once a seat has been away long enough
-        moment = now // 1000 if self.seating.timed else self._away(now)
-        key = (*key, moment)
+        key = (*key, self.table.moment(self.clock()))
         text = self._texts.get(key)
         if text is None:
             text = self._texts[key] = encode(build())
@@ -367,7 +317,7 @@ class Room:
         (self.players if principal.seats else self.audience).add(conn)
         for seat in principal.seats:
             self._seat_conns[seat] = self._seat_conns.get(seat, 0) + 1
-            self._offline_since.pop(seat, None)
+            self.table.came_online(seat)
         if self._online() != before:
             self._presence_changed(conn)
         conn.render = functools.partial(self._render, conn)
@@ -382,33 +332,10 @@ class Room:
             if left:
                 self._seat_conns[seat] = left
             elif seat not in self.bots:
-                self._offline_since[seat] = self.clock()
+                self.table.went_offline(seat)
         conn.push(None)
         if self._online() != before:
             self._presence_changed(None)
-
-    def _away(self, now: int) -> tuple[int, ...]:
-        """The human seats away for :data:`.seating.AWAY_MS` at ``now`` (untimed tables); the
-        next to be is announced when it is (:meth:`_announce_away`)."""
-        if self.seating.timed:
-            return ()
-        self._announce_away(now)
-        return tuple(s for s, since in self._offline_since.items() if now - since >= AWAY_MS)
-
-    def _announce_away(self, now: int) -> None:
-        """Tell everyone again once the next offline seat has been away long enough."""
-        upcoming = [since + AWAY_MS for since in self._offline_since.values()]
-        upcoming = [at for at in upcoming if at > now]
-        if not upcoming or self._away_timer is not None:
-            return
-        with contextlib.suppress(RuntimeError):  # not on an event loop: nobody to tell
-
-            def away() -> None:
-                self._away_timer = None
-                self.broadcast()
-
-            loop = asyncio.get_running_loop()
-            self._away_timer = loop.call_later((min(upcoming) - now) / 1000, away)
 
     def _presence_changed(self, newcomer: Connection | None) -> None:
         """Seats came or went: a small message to the others (the newcomer's state has it)."""
@@ -419,21 +346,26 @@ class Room:
 
     # -------------------------------------------------------------------- actions
 
-    def _check_turn(self, principal: Principal, ply: int | None) -> None:
-        game = self.game
+    def _check_live(self, ply: int | None) -> None:
+        """Refuse a change to a game that cannot go on, or one sent for another ply (None:
+        whichever ply it is at)."""
         if self.broken:
             raise ProtocolError.of("game_broken", why=self.broken)
         if self.expired:
             raise ProtocolError.of("game_expired", why=self.expired)
-        if game.is_over:
+        if self.game.is_over:
             raise ProtocolError.of("game_over")
-        if ply is not None and ply != len(game.history):
-            raise ProtocolError.of("stale_ply", ply=len(game.history), sent=ply)
+        if ply is not None and ply != len(self.game.history):
+            raise ProtocolError.of("stale_ply", ply=len(self.game.history), sent=ply)
+
+    def _check_turn(self, principal: Principal, ply: int | None) -> None:
+        self._check_live(ply)
+        game = self.game
         if principal.spectator:
             raise ProtocolError.of("spectator")
         if game.to_move not in principal.seats:
             raise ProtocolError.of("not_your_turn", seat=game.to_move + 1)
-        if not self.seating.played_by_person(game.to_move):
+        if not self.table.seating.played_by_person(game.to_move):
             raise ProtocolError.of("seat_stood_in", seat=game.to_move + 1)
 
     async def submit(
@@ -526,7 +458,7 @@ class Room:
                 first_ply,
                 done,
                 trial.is_over,
-                bot_turn=self.needs_tending(trial),
+                bot_turn=self.table.needs_tending(trial),
                 at_ms=at_ms,
             )
         except StorageConflict:
@@ -540,27 +472,8 @@ class Room:
         self.game = trial
         self.stored.actions.extend(done)
         self.stored.times.extend([at_ms] * len(done))
-        self._feed_seating()
+        self.table.feed()
         self.broadcast()
-
-    def needs_tending(self, game: Game, change: SeatChange | None = None) -> bool:
-        """Whether ``game`` (this room's, or a trial of it), after ``change`` if any, needs the
-        process holding its lease: a bot or stand-in is to move, or a person's clock runs (its
-        deadline is acted on)."""
-        if game.is_over or self.frozen:
-            return False
-        if self.bot_spec(game.to_move, change) is not None:
-            return True
-        return self.seating.timed and bool(game.history)
-
-    def bot_spec(self, seat: int, change: SeatChange | None = None) -> str | None:
-        """The bot that plays ``seat`` now (after ``change`` if any): its own, or the table's
-        stand-in; None for a person's seat."""
-        if seat in self.bots:
-            return self.bots[seat]
-        if self.seating.played_by_person(seat, change):
-            return None
-        return self.seating.settings.stand_in
 
     async def catch_up(self, news: News | None = None) -> None:
         """Apply what other server processes stored since this room's last action, and tell
@@ -591,7 +504,7 @@ class Room:
             and news.plies == have + len(news.moves)
             # news without the times of its moves (from an older process) would set a clock
             # wrong: the database has them; an untimed table only shows them in its record
-            and (timed_news or not self.seating.timed)
+            and (timed_news or not self.table.seating.timed)
         ):
             moves = list(news.moves)
             times = list(news.times) if timed_news else [self.clock()] * len(moves)
@@ -605,7 +518,7 @@ class Room:
             hints, changes = since.hints, since.changes
         if not self.broken:
             try:
-                replay_onto(self.game, _decoded(moves))
+                replay_onto(self.game, decoded(moves))
             except ReplayError as exc:
                 kept = exc.ply - 1 - have
                 self.stored.actions.extend(moves[:kept])
@@ -623,7 +536,7 @@ class Room:
         changes_changed = changes != self.stored.changes
         self.stored.changes = changes
         if moves or changes_changed:
-            self._feed_seating()
+            self.table.feed()
         if moves or expired or hints_changed or changes_changed:
             self.broadcast()
             self.kick_bots()
@@ -742,9 +655,7 @@ class Room:
     def stop(self) -> None:
         """Stop the bot loop (the room is expired, evicted, or the server stops)."""
         self.bot_loop.stop()
-        if self._away_timer is not None:
-            self._away_timer.cancel()
-            self._away_timer = None
+        self.table.stop()
 
     # -------------------------------------------------------------------- seat changes
 
@@ -766,147 +677,6 @@ class Room:
             viewer = self.perspective(principal)
             if viewer is None:  # a hotseat screen while a bot is to move
                 raise ProtocolError.of("not_your_turn", seat=self.game.to_move + 1)
-            seating = self.seating
-            own = seating.states[viewer]
-            if change == "resign":
-                if not own.in_game:
-                    raise ProtocolError.of("seat_left", seat=viewer + 1)
-                target = viewer
-            elif change == "return":
-                refused = seating.return_refusal(viewer, self.clock())
-                if refused == "seat_not_stood_in":
-                    raise ProtocolError.of("seat_not_stood_in", seat=viewer + 1)
-                if refused == "seat_out_of_time":
-                    raise ProtocolError.of("seat_out_of_time", seat=viewer + 1)
-                target = viewer
-            else:
-                target = self.game.to_move if seat is None else seat
-                if target != self.game.to_move:
-                    raise ProtocolError.of("seat_not_to_move", seat=target + 1)
-                if own.status != "playing":
-                    raise ProtocolError.of("seat_not_playing", seat=viewer + 1)
-                refusal = seating.stand_in_refusal(
-                    target, viewer, self.clock(), self._offline_since
-                )
-                if refusal == "stand_in_own_seat":
-                    raise ProtocolError.of("stand_in_own_seat")
-                if refusal == "seat_not_played_by_person":
-                    raise ProtocolError.of("seat_not_played_by_person", seat=target + 1)
-                if refusal == "seat_has_time":
-                    raise ProtocolError.of("seat_has_time", seat=target + 1)
-                if refusal == "seat_not_away":
-                    raise ProtocolError.of(
-                        "seat_not_away", seat=target + 1, minutes=AWAY_MS // 60_000
-                    )
-            await self._store_change(target, change)
+            target = self.table.change_target(viewer, change, seat)
+            await self.table.store_change(target, change)
         await self.claim()
-
-    def _check_live(self, ply: int) -> None:
-        """Refuse a change to a game that cannot go on, or one sent for another ply."""
-        if self.broken:
-            raise ProtocolError.of("game_broken", why=self.broken)
-        if self.expired:
-            raise ProtocolError.of("game_expired", why=self.expired)
-        if self.game.is_over:
-            raise ProtocolError.of("game_over")
-        if ply != len(self.game.history):
-            raise ProtocolError.of("stale_ply", ply=len(self.game.history), sent=ply)
-
-    async def clock_ran_out(self) -> None:
-        """The running clock of a person's seat passed its deadline (the bot loop, holding the
-        game's lease, says so): once the database confirms it (another process may have
-        moved), the seat goes to the stand-in, or loses (``on_timeout``).  The lock held."""
-        async with self._lock:
-            await self._catch_up(None)
-            deadline = self.seating.deadline_ms()
-            if not self.live or deadline is None or self.clock() < deadline:
-                return
-            lose = self.seating.settings.on_timeout == "lose"
-            with contextlib.suppress(ProtocolError):  # stale: the game moved on; looked again
-                await self._store_change(self.game.to_move, "timeout" if lose else "stand-in")
-
-    async def _store_change(self, seat: int, kind: ChangeKind) -> None:
-        """Store and apply a seat change at the current ply; the lock held.  ``stale`` when
-        another process moved or changed a seat first (the room then shows that)."""
-        change = SeatChange(len(self.game.history), seat, kind, self.clock())
-        tended = self.needs_tending(self.game, change)
-        try:
-            await self.storage.run(
-                self.storage.add_seat_change, self.id, change.to_json(), bot_turn=tended
-            )
-        except StorageError as exc:
-            if isinstance(exc, StorageConflict):
-                await self._catch_up(None)
-                raise ProtocolError.of("stored_elsewhere") from None
-            log.exception("game %s: cannot store a seat change", self.id)
-            raise ProtocolError.of("seat_change_not_saved") from None
-        self.stored.changes = [*self.stored.changes, change.to_json()]
-        self._feed_seating()
-        self.broadcast()
-        self.kick_bots()
-
-
-def _decoded(stored: Iterable[tuple[int, dict[str, Any]]]) -> Iterator[Move]:
-    """Stored moves as the engine's, decoded as they are replayed (so that one that does not
-    decode fails its own ply)."""
-    return ((seat, action_from_json(data)) for seat, data in stored)
-
-
-def _public_reason(exc: Exception) -> str:
-    """Why stored data failed, for every player of the game: the engine's and the readers' own
-    messages name only public things (an action, a seat); any other exception is named by its
-    type alone, as its text could quote the seed or the stack (the log has it all)."""
-    if isinstance(exc, IllegalAction | ActionFormatError | GameLoadError):
-        return str(exc)
-    return f"{type(exc).__name__} (details in the server log)"
-
-
-def _checked_seats(seats: Any, players: int) -> list[dict[str, Any]]:
-    """Stored seats, checked for what the server reads from them."""
-    if not isinstance(seats, list) or len(seats) != players:
-        raise GameLoadError(f"the stored seats are not a list of {players}")
-    for i, seat in enumerate(seats):
-        if not (
-            isinstance(seat, dict)
-            and seat.get("kind") in ("human", "bot")
-            and isinstance(seat.get("name"), str)
-            and isinstance(seat.get("digest"), str | None)
-        ):
-            raise GameLoadError(f"stored seat {i + 1} is malformed")
-        if seat["kind"] == "bot":
-            try:
-                check_bot_spec(str(seat.get("bot")))
-            except ValueError as exc:
-                raise GameLoadError(f"stored seat {i + 1} has no usable bot: {exc}") from None
-    return seats
-
-
-def board_info(game: Game) -> dict[str, Any]:
-    """The playing area: the open table, or a map's squares, large cities, towns, starts."""
-    geometry = game.geometry
-    info: dict[str, Any] = {"name": geometry.name, "bounded": geometry.squares is not None}
-    if geometry.squares is not None:
-        info["squares"] = sorted(decode(p) for p in geometry.squares)
-    info["printed"] = [
-        {"x": p.x, "y": p.y, "name": p.name, "open": [EDGE_NAMES[e] for e in p.open_edges]}
-        for p in geometry.printed
-    ]
-    game_map = game.map
-    if game_map is not None:
-        info["title"] = game_map.title
-        info["approximate"] = game_map.approximate
-        info["width"], info["height"] = game_map.width, game_map.height
-        if game_map.geography is not None:
-            info["geography"] = game_map.geography.for_board()
-        info["towns"] = [
-            {"x": x, "y": y, "name": town.name, "grape": town.grape}
-            for pos, town in sorted(game_map.towns.items())
-            for x, y in (decode(pos),)
-        ]
-        used = set(getattr(game, "used_start_squares", ()))
-        info["start_squares"] = [
-            {"name": name, "x": x, "y": y, "used": name in used}
-            for name, pos in game_map.start_squares.items()
-            for x, y in (decode(pos),)
-        ]
-    return info

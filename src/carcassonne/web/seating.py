@@ -1,11 +1,11 @@
 """Who plays each seat of a web table, and its clocks (issue 24: tables that always finish).
 
-A :class:`Seating` belongs to a :class:`~.rooms.Room`: it holds the table's settings, the
-seat changes stored so far (stand-in, return, resign, timeout) and the clocks, computed from the
-times the actions and changes were stored (never from this process's memory of them), so that a
-restart or another process sharing the database continues a clock to the millisecond.  It also
-says what a seat may do now (:meth:`Seating.may`): pure, given the time and who is online; the
-room stores the changes and the bot loop plays the stood-in seats.
+A :class:`Seating` belongs to a room's :class:`~.roomtable.RoomTable`: it holds the table's
+settings, the seat changes stored so far (stand-in, return, resign, timeout) and the clocks,
+computed from the times the actions and changes were stored (never from this process's memory
+of them), so that a restart or another process sharing the database continues a clock to the
+millisecond.  It also says what a seat may do now (:meth:`Seating.may`): pure, given the time
+and who is online; the table stores the changes and the bot loop plays the stood-in seats.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ from .protocol import (
     options_to_json,
 )
 from .roombots import BOT_LEASE_SECONDS, LEASE_RENEW_EVERY
-from .rooms import GameLoadError, Room
+from .roomload import GameLoadError
+from .rooms import Room
 from .storage import (
     News,
     Storage,
