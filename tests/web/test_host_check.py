@@ -1,5 +1,5 @@
 """DNS rebinding: the server answers only to the host names it was started for and to IP
-addresses (``CrossSiteGuard`` in ``web/app.py``, ``--allowed-host`` in ``cli/serve.py``).
+addresses (``CrossSiteGuard`` in ``web/guards.py``, ``--allowed-host`` in ``cli/serve.py``).
 
 Issue: the server answered any ``Host``. A site that makes its own name resolve to 127.0.0.1
 serves a page which, being then of the same origin as the local server, could drive it.
@@ -23,7 +23,7 @@ from carcassonne.cli.errors import CommandError
 from carcassonne.cli.main import build_parser
 from carcassonne.cli.serve import allowed_host_names
 from carcassonne.web import create_app
-from carcassonne.web.app import host_name
+from carcassonne.web.guards import host_name
 
 HUMANS = {"seats": [{"kind": "human"}, {"kind": "human"}]}
 REFUSAL = {

@@ -132,9 +132,9 @@ def test_hostile_names_and_echoed_input_travel_only_as_json(client: Any) -> None
 
 @pytest.mark.parametrize("module", ["storage.py", "pgstorage.py"])
 def test_sql_is_always_parameterised(module: str) -> None:
-    """Every statement of both backends is a literal string (or a module's constant script or
-    migration step, or the statement a wrapper was given, itself always a literal); values go
-    in as parameters."""
+    """Every statement of both backends is a literal string (or a constant script or migration
+    step of web/schema.py, or the statement a wrapper was given, itself always a literal);
+    values go in as parameters."""
     tree = ast.parse((WEB / module).read_text(encoding="utf-8"))
     wrappers = {"execute", "executemany", "_rows"}
     calls = [
@@ -147,7 +147,7 @@ def test_sql_is_always_parameterised(module: str) -> None:
         and node.func.attr in (*wrappers, "executescript")
     ]
     assert len(calls) >= 8 if module == "storage.py" else len(calls) >= 5
-    scripts = {"_SQLITE_SCHEMA", "_SCHEMA", "step"}  # constants of the module (step: migrations)
+    scripts = {"SQLITE_SCHEMA", "POSTGRES_SCHEMA", "step"}  # of web/schema.py (step: migrations)
     for function, call in calls:
         sql = call.args[0]
         if isinstance(sql, ast.Call) and ast.unparse(sql.func) == "_placeholders":

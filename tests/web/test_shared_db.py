@@ -24,8 +24,9 @@ from carcassonne.web import create_app, rooms
 from carcassonne.web.database import open_storage
 from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
+from carcassonne.web.schema import SCHEMA_VERSION
 from carcassonne.web.server import GameServer
-from carcassonne.web.storage import SCHEMA_VERSION, News, StorageError
+from carcassonne.web.storage import News, StorageError
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CITY_STACK = ["base/E", "base/U", "base/V"]

@@ -8,7 +8,8 @@ import time
 import pytest
 
 from carcassonne.web.database import open_storage
-from carcassonne.web.storage import SCHEMA_VERSION, StorageConflict
+from carcassonne.web.schema import SCHEMA_VERSION
+from carcassonne.web.storage import StorageConflict
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}

@@ -305,7 +305,7 @@ def address_groups(args: argparse.Namespace) -> AddressGroups:
 def allowed_host_names(args: argparse.Namespace) -> frozenset[str]:
     """The host names the server answers to: localhost, the name it listens on, and those of
     ``--allowed-host`` and ``$CARCASSONNE_ALLOWED_HOSTS``."""
-    from ..web.app import ANY_HOST, LOCAL_HOST_NAMES, is_ip_address, normal_host_name
+    from ..web.guards import ANY_HOST, LOCAL_HOST_NAMES, is_ip_address, normal_host_name
 
     from_env = os.environ.get("CARCASSONNE_ALLOWED_HOSTS", "").split(",")
     names = {normal_host_name(name) for name in [*args.allowed_host, *from_env] if name.strip()}

@@ -11,13 +11,19 @@ for every :class:`~carcassonne.game.IllegalAction` reason of the engine;
 a feature kind, an expansion), which the page words itself; the few that are English text
 (``detail``: a reader's or the engine's setup message, ``why`` a game stopped) are shown as
 they are inside the translated sentence.
+
+The HTTP API answers an error as :func:`error_response` builds it, with the status of its kind
+(:data:`HTTP_STATUS`) and, when a rate limit refused it (:class:`RateLimited`), ``Retry-After``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from starlette.responses import JSONResponse
+
 from ..game import IllegalAction
+from .ratelimit import retry_after
 
 #: reason -> (code, English message with the {params} it quotes)
 ERRORS: dict[str, tuple[str, str]] = {
@@ -254,3 +260,41 @@ def illegal(exc: IllegalAction, action: int | None = None) -> ProtocolError:
     params = {**exc.params, **({} if action is None else {"action": action})}
     message = str(exc) if action is None else f"action {action}: {exc}"
     return ProtocolError(message, "illegal", reason=f"illegal.{exc.reason}", params=params)
+
+
+#: the HTTP status of each kind of error; any other kind is 409 (Conflict): the state of the
+#: game refuses the request (an illegal move, not this seat's turn, a stale ply)
+HTTP_STATUS = {
+    "bad-message": 400,
+    "bad-options": 400,
+    "bad-record": 400,
+    "unknown-host": 400,
+    "unauthorised": 403,
+    "forbidden-origin": 403,
+    "not-found": 404,
+    "too-large": 413,
+    "bad-content-type": 415,
+    "rate-limited": 429,
+    "server": 500,
+    "too-many-games": 503,
+    "too-many-connections": 503,
+}
+
+
+class RateLimited(ProtocolError):
+    """Too many requests of one kind from one client; ``wait`` seconds until the next is let in."""
+
+    def __init__(self, per_minute: float, wait: float) -> None:
+        refused = ProtocolError.of("rate_limited", per_minute=per_minute, wait=retry_after(wait))
+        super().__init__(str(refused), refused.code, reason=refused.reason, params=refused.params)
+        self.wait = wait
+
+
+def error_response(exc: ProtocolError) -> JSONResponse:
+    """The API's answer to ``exc``: its JSON (``error``: the kind) with its HTTP status."""
+    headers = {"retry-after": retry_after(exc.wait)} if isinstance(exc, RateLimited) else None
+    return JSONResponse(
+        {"error": exc.code, **exc.to_json()},
+        status_code=HTTP_STATUS.get(exc.code, 409),
+        headers=headers,
+    )

@@ -34,20 +34,20 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool
 
-from .storage import (
-    CLAIMED_MIGRATION,
+from .schema import (
     FINISHED,
-    HINTS_MIGRATION,
+    POSTGRES_MIGRATIONS,
+    POSTGRES_SCHEMA,
     SCHEMA_VERSION,
     UNFINISHED,
+)
+from .storage import (
     News,
     Statements,
     Storage,
     StorageConflict,
     StorageError,
     now_ms,
-    schema_sql,
-    seat_changes_migration,
 )
 
 log = logging.getLogger("carcassonne.web")
@@ -66,16 +66,6 @@ RELISTEN_DELAY = 1.0
 MAX_NEWS_CHARS = 7000
 #: pg_advisory_lock key serialising schema changes ("carc" in ASCII)
 SCHEMA_LOCK = 0x63617263
-
-_SCHEMA = schema_sql("DOUBLE PRECISION", "BIGINT")
-
-#: PostgreSQL migrations: schema n -> n + 1, each run in one transaction (schema 3 is the first
-#: one PostgreSQL had; each later change of the schema adds its step here and to SQLite's)
-_MIGRATIONS = {
-    3: HINTS_MIGRATION,
-    4: CLAIMED_MIGRATION,
-    5: seat_changes_migration("BIGINT"),
-}
 
 
 def _placeholders(sql: str) -> str:
@@ -154,11 +144,11 @@ class PostgresStorage(Storage):
             row = conn.execute("SELECT to_regclass('meta') IS NOT NULL").fetchone()
             if not (row and row[0]):
                 with conn.transaction():
-                    conn.execute(_SCHEMA)
+                    conn.execute(POSTGRES_SCHEMA)
             while True:
                 row = conn.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
                 version = str(row[0]) if row is not None else "none"
-                step = _MIGRATIONS.get(int(version)) if version.isdigit() else None
+                step = POSTGRES_MIGRATIONS.get(int(version)) if version.isdigit() else None
                 if step is None:
                     break
                 with conn.transaction():
