@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_helpers import post_game
 
 from carcassonne.cli import serve
 from carcassonne.expansions.registry import EXPANSIONS
@@ -97,13 +98,7 @@ class Server:
         self.sock.close()
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.url}/api/games",
-            data=json.dumps(body).encode(),
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.loads(response.read())  # type: ignore[no-any-return]
+        return post_game(self.url, body)
 
 
 @pytest.fixture(scope="module")

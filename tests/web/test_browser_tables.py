@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 import test_browser as browser_tests
 from playwright.sync_api import Browser, Page, expect
 from test_browser import Server, open_page, place_anywhere, shot
+from web_helpers import ThreadedServer, post_game
 
 from carcassonne.clocks import DAY_MS, PRESETS, TimeControl, parse
 from carcassonne.web import create_app
@@ -68,48 +68,20 @@ class ServerClock:
         self.jumped += ms
 
 
-class TableServer:
+class TableServer(ThreadedServer):
     """The web app in this process (uvicorn in a thread) on its :class:`ServerClock`, so that
     a test moves the tables' clocks minutes on instead of waiting for them."""
 
     def __init__(self, db: Path, bot_delay: float = 0.05) -> None:
-        import uvicorn
-
-        from carcassonne.cli import serve
-
         self.clock = ServerClock()
         app = create_app(
             db, bot_delay=bot_delay, wall_clock=self.clock, expire_after=None,
             expire_unclaimed_after=None,
         )  # fmt: skip
-        self.sock = serve.listen("127.0.0.1", 0)
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
-        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-        self.thread = threading.Thread(
-            target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
-        )
-
-    def __enter__(self) -> TableServer:
-        self.thread.start()
-        deadline = time.monotonic() + 10
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert self.server.started, "the server did not start"
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-        self.sock.close()
+        super().__init__(app)
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        request = urllib.request.Request(
-            f"{self.url}/api/games",
-            data=json.dumps(body).encode(),
-            headers={"content-type": "application/json"},
-        )
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return json.loads(response.read())  # type: ignore[no-any-return]
+        return post_game(self.url, body)
 
 
 @pytest.fixture

@@ -7,12 +7,14 @@ Starlette's TestClient warns at import that it prefers ``httpx2``; the project p
 from __future__ import annotations
 
 import http.client
+import json
 import socket
 import threading
 import time
+import urllib.request
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urljoin
 
 with warnings.catch_warnings():
@@ -68,32 +70,37 @@ def finished_game(client: Any) -> str:
     return str(created["id"])
 
 
-class LiveServer:
-    """``carcassonne serve`` with these flags, in this process (uvicorn in a thread) on a free
-    loopback port: the connection limits live below the ASGI app, where no TestClient reaches.
-    Use as a context manager."""
+def post_game(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Create a game on the server at ``url`` (``POST /api/games``); its answer."""
+    request = urllib.request.Request(
+        f"{url}/api/games",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
 
-    def __init__(self, db: Path, *flags: str) -> None:
+
+class ThreadedServer:
+    """An ASGI app served by uvicorn in a thread of this process, on a free loopback port bound
+    first (no free-port race). Use as a context manager."""
+
+    def __init__(self, app: Any, config: Any = None) -> None:
         import uvicorn
 
         from carcassonne.cli import serve
-        from carcassonne.cli.main import build_parser
 
-        args = build_parser().parse_args(
-            ["serve", "--db", str(db), "--bot-delay", "0", "--port", "0", *flags]
-        )
-        app, _ = serve.build_app(args)
         self.app = app
         self.sock = serve.listen("127.0.0.1", 0)
         self.port: int = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.config = serve.server_config(app, args, serve.open_files_limit())
+        self.config = config or uvicorn.Config(app, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(self.config)
         self.thread = threading.Thread(
             target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True
         )
 
-    def __enter__(self) -> LiveServer:
+    def __enter__(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 10
         while not self.server.started and time.monotonic() < deadline:
@@ -105,6 +112,22 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()
+
+
+class LiveServer(ThreadedServer):
+    """``carcassonne serve`` with these flags, in this process (uvicorn in a thread) on a free
+    loopback port: the connection limits live below the ASGI app, where no TestClient reaches.
+    Use as a context manager."""
+
+    def __init__(self, db: Path, *flags: str) -> None:
+        from carcassonne.cli import serve
+        from carcassonne.cli.main import build_parser
+
+        args = build_parser().parse_args(
+            ["serve", "--db", str(db), "--bot-delay", "0", "--port", "0", *flags]
+        )
+        app, _ = serve.build_app(args)
+        super().__init__(app, serve.server_config(app, args, serve.open_files_limit()))
 
     def connect(self, source: str = "127.0.0.1", timeout: float = 5.0) -> socket.socket:
         """A raw TCP connection from ``source`` (any 127.x.y.z is this machine)."""
