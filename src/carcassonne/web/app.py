@@ -396,6 +396,9 @@ async def game_socket(websocket: WebSocket) -> None:
                         raise ProtocolError.of("hint_busy")
                     _check_rate(websocket, "hint")
                     hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
+                elif kind == "chat":
+                    _check_rate(websocket, "chat")
+                    await room.chat.say(conn.principal, msg["said"])
                 elif kind == "preview":
                     legal = room.preview(conn.principal, msg["action"], msg["ply"])
                     reply(
@@ -512,7 +515,17 @@ def create_app(
     app.state.address_groups = address_groups
     app.state.limits = {
         name: TokenBuckets(getattr(limits, name), clock)
-        for name in ("create", "replay", "action", "message", "read", "state", "hint", "seat")
+        for name in (
+            "create",
+            "replay",
+            "action",
+            "message",
+            "read",
+            "state",
+            "hint",
+            "seat",
+            "chat",
+        )
     }
     app.state.replays = replay.ReplayCache()
     return app

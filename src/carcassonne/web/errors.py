@@ -115,8 +115,16 @@ ERRORS: dict[str, tuple[str, str]] = {
     "unknown_message_type": (
         "bad-message",
         "unknown message type {type!r} (expected hello, act, preview, hint, ping, resign, "
-        "return or stand-in)",
+        "return, stand-in or chat)",
     ),
+    # the table's chat
+    "chat_shape": ("bad-message", "chat: send either 'text' (a string) or 'phrase'"),
+    "chat_phrase": ("bad-message", "chat: 'phrase' must be one of {phrases}"),
+    "chat_length": ("bad-message", "chat: the text must have 1 to {max} characters"),
+    "chat_control": ("bad-message", "chat: the text must not hold control characters"),
+    "chat_hotseat": ("bad-message", "a hotseat screen has no chat: its players sit together"),
+    "chat_full": ("chat-full", "this game's chat is full ({max} lines); the game goes on"),
+    "chat_not_stored": ("server", "the chat line could not be stored; try again"),
     # moves
     "action_count": ("bad-message", "'actions' must be a list of 1 to {max} actions"),
     "bad_action": ("bad-message", "action {action}: {detail}"),

@@ -218,6 +218,12 @@ class PostgresStorage(Storage):
     def _announce(self, db: Statements, game_id: str) -> None:
         db.execute("SELECT pg_notify('carcassonne_games', ?)", (json.dumps({"id": game_id}),))
 
+    def _announce_chat(self, db: Statements, game_id: str, lines: int) -> None:
+        db.execute(
+            "SELECT pg_notify('carcassonne_games', ?)",
+            (json.dumps({"id": game_id, "chat": lines}),),
+        )
+
     async def moves_elsewhere(self) -> AsyncIterator[News | None]:
         """Listens on a connection of its own; after (re)connecting yields None first, as news
         sent while nobody listened is lost."""
@@ -243,8 +249,14 @@ def _news(payload: str) -> News | None:
         data = json.loads(payload)
         moves = tuple((int(seat), dict(action)) for seat, action in data.get("moves", ()))
         times = tuple(int(at) for at in data.get("times", ()))
-        plies = data.get("plies")
-        return News(str(data["id"]), None if plies is None else int(plies), moves, times)
+        plies, chat = data.get("plies"), data.get("chat")
+        return News(
+            str(data["id"]),
+            None if plies is None else int(plies),
+            moves,
+            times,
+            None if chat is None else int(chat),
+        )
     except (ValueError, TypeError, KeyError, AttributeError):
         log.warning("a notification that is not news of a game: %.100r", payload)
         return None

@@ -29,6 +29,7 @@ from ..maps import bundled_maps
 from ..quoting import short_repr
 from ..standings import TableSettings
 from ..tiles import EDGE_NAMES
+from .chat import parse_chat
 from .errors import ProtocolError
 
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -357,6 +358,9 @@ def parse_client_message(data: Any) -> dict[str, Any]:
     if kind == "stand-in":
         msg = _expect_object(data, kind, {"type", "seat", "ply"})
         return {"type": "seat", "change": kind, "seat": parse_seat(msg), "ply": parse_ply(msg)}
+    if kind == "chat":
+        text, phrase = parse_chat(_expect_object(data, "chat", {"type", "text", "phrase"}))
+        return {"type": "chat", "said": (text, phrase)}
     raise ProtocolError.of("unknown_message_type", type=kind)
 
 

@@ -45,6 +45,8 @@ class RateLimits:
     hint: Limit = field(default_factory=lambda: Limit(per_minute=20, burst=6))
     #: seat changes (resign, return, stand-in), over all of a client's games: each is stored
     seat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=10))
+    #: chat lines, over all of a client's games and both chats: each is stored and sent on
+    chat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=5))
 
 
 MAX_CLIENTS = 10_000

@@ -112,7 +112,9 @@ def frames_of_room(room: Room) -> dict[str, Any]:
         room.game.options, room.game.history, seats, reveal=True, seed_chosen=room.seed_chosen
     )
     standings = room.table.seating.standings(replayed["summary"]["scores"])
-    return _with_table(replayed, table_record(room), standings, room.table.winners())
+    # the seats' chat, kept with the game (the spectators' stays theirs)
+    with_table = _with_table(replayed, table_record(room), standings, room.table.winners())
+    return {**with_table, "chat": room.chat.seats_chat()}
 
 
 def _with_table(

@@ -56,6 +56,7 @@ from .protocol import (
     think_time,
 )
 from .roombots import RoomBots
+from .roomchat import RoomChat
 from .roomload import GameLoadError, checked_seats, decoded, public_reason
 from .roomtable import RoomTable
 from .storage import (
@@ -116,6 +117,8 @@ class Room:
         self.broken: str | None = None
         #: set when the game was ended unfinished (abandoned, or its place was needed)
         self.expired: str | None = stored.expired
+        #: the seats' chat and the spectators'
+        self.chat = RoomChat(self, stored.chat)
         # Stored data may come from an older version or a damaged file and can fail in any
         # way; one such game must not stop the server from starting or serving the others.
         try:
@@ -243,6 +246,7 @@ class Room:
                 "hotseat": principal.hotseat,
                 "spectator": principal.spectator,
             },
+            "chat": self.chat.recent(principal),
         }
 
     def api_state(self, principal: Principal) -> str:
@@ -303,6 +307,10 @@ class Room:
         yield from self.players
         yield from self.audience
 
+    def connections_of(self, seats: bool) -> set[Connection]:
+        """The connections holding a seat (``seats``), or the spectators'."""
+        return self.players if seats else self.audience
+
     def broadcast(self) -> None:
         """Tell every connection about a change to the game."""
         self._texts.clear()
@@ -321,7 +329,11 @@ class Room:
         if self._online() != before:
             self._presence_changed(conn)
         conn.render = functools.partial(self._render, conn)
-        conn.push(self._text(("welcome", principal), lambda: self.welcome(principal)))
+        conn.push(
+            self._text(
+                ("welcome", principal, len(self.chat.lines)), lambda: self.welcome(principal)
+            )
+        )
         conn.due(Due.STATE)
 
     def leave(self, conn: Connection) -> None:
@@ -478,13 +490,22 @@ class Room:
     async def catch_up(self, news: News | None = None) -> None:
         """Apply what other server processes stored since this room's last action, and tell
         everyone: the moves ``news`` brings when they follow this room's last action, else what
-        the database holds (nothing when ``news`` says this room has it all already)."""
+        the database holds (nothing when ``news`` says this room has it all already).  News of
+        a chat line brings only the chat up to date (the game did not change); news maybe
+        missed (None) brings both."""
+        if news is not None and news.chat is not None:
+            await self.chat.catch_up(news.chat)
+            return
         async with self._lock:
             await self._catch_up(news)
+        if news is None:
+            await self.chat.catch_up()
 
     def has(self, news: News) -> bool:
-        """Whether the room holds every move ``news`` brings (it is its own move, or was heard
-        of already)."""
+        """Whether the room holds every move (or chat line) ``news`` brings (it is its own, or
+        was heard of already)."""
+        if news.chat is not None:
+            return news.chat <= len(self.chat.lines)
         return news.plies is not None and news.plies <= len(self.stored.actions)
 
     async def _catch_up(self, news: News | None) -> None:

@@ -25,11 +25,17 @@ processes, the second is refused).  A game's table settings (its clock, stand-in
 timeout does) are kept with its options.  ``bot_turn`` now says that the game needs a process
 to tend it: a bot or stand-in is to move, or a clock runs for a human seat (its deadline must be
 acted on); the lease is the same.
+
+Schema 7 (issue 25, chat per table) keeps each table's chat (``chat``), numbered in order per
+game: ``audience`` is ``seats`` (the players' chat, shown in the replay) or ``spectators`` (theirs,
+apart); ``seat`` is the writer's seat (NULL for a spectator); a line holds either ``text`` or a
+quick ``phrase`` id (each reader sees it in their own language).  A game keeps at most
+:data:`.chat.MAX_CHAT_LINES` lines (:meth:`.storage.Storage.add_chat`).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
 
@@ -52,6 +58,21 @@ CREATE TABLE IF NOT EXISTS seat_changes (
     ply INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     change TEXT NOT NULL,
+    at_ms {bigint} NOT NULL,
+    PRIMARY KEY (game_id, n)
+);
+"""
+
+#: the chat lines, numbered in order per game, new in schema 7
+_CHAT_TABLE = """
+CREATE TABLE IF NOT EXISTS chat (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    n INTEGER NOT NULL,
+    audience TEXT NOT NULL,
+    seat INTEGER,
+    name TEXT NOT NULL,
+    text TEXT,
+    phrase TEXT,
     at_ms {bigint} NOT NULL,
     PRIMARY KEY (game_id, n)
 );
@@ -89,7 +110,7 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
 CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
-{hints}{seat_changes}INSERT INTO meta VALUES ('schema', '{version}');
+{hints}{seat_changes}{chat}INSERT INTO meta VALUES ('schema', '{version}');
 """
 
 #: schema 3 -> 4, both backends' step: schema 3 kept the hints used in memory only (a restart
@@ -116,6 +137,11 @@ def _seat_changes_migration(bigint: str) -> str:
     )
 
 
+def _chat_migration(bigint: str) -> str:
+    """Schema 6 -> 7, both backends' step: schema 6 had no chat."""
+    return f"{_CHAT_TABLE.format(bigint=bigint)}UPDATE meta SET value = '7' WHERE key = 'schema';\n"
+
+
 def _schema_sql(real: str, bigint: str) -> str:
     """The statements creating the tables, times in seconds of type ``real`` (SQLite's
     ``REAL``, PostgreSQL's ``DOUBLE PRECISION``: both 8-byte floats) and in milliseconds of
@@ -126,6 +152,7 @@ def _schema_sql(real: str, bigint: str) -> str:
         version=SCHEMA_VERSION,
         hints=_HINTS_TABLE.lstrip(),
         seat_changes=_SEAT_CHANGES_TABLE.format(bigint=bigint).lstrip(),
+        chat=_CHAT_TABLE.format(bigint=bigint).lstrip(),
     )
 
 
@@ -159,6 +186,7 @@ COMMIT;
     3: f"BEGIN;\n{_HINTS_MIGRATION}COMMIT;\n",
     4: f"BEGIN;\n{_CLAIMED_MIGRATION}COMMIT;\n",
     5: f"BEGIN;\n{_seat_changes_migration('INTEGER')}COMMIT;\n",
+    6: f"BEGIN;\n{_chat_migration('INTEGER')}COMMIT;\n",
 }
 
 
@@ -170,4 +198,5 @@ POSTGRES_MIGRATIONS = {
     3: _HINTS_MIGRATION,
     4: _CLAIMED_MIGRATION,
     5: _seat_changes_migration("BIGINT"),
+    6: _chat_migration("BIGINT"),
 }

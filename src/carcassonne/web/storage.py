@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from .chat import ChatLine
 from .schema import (
     EXPIRED,
     FINISHED,
@@ -103,6 +104,8 @@ class StoredGame:
     times: list[int] = field(default_factory=list)
     #: the seat changes in order, as SeatChange JSON (``{"ply", "seat", "change", "at_ms"}``)
     changes: list[dict[str, Any]] = field(default_factory=list)
+    #: the chat lines of both chats, in order
+    chat: list[ChatLine] = field(default_factory=list)
 
 
 @dataclass
@@ -132,6 +135,8 @@ class News:
     moves: tuple[tuple[int, dict[str, Any]], ...] = ()
     #: when each of ``moves`` was stored (milliseconds since the epoch), if told
     times: tuple[int, ...] = ()
+    #: the number of chat lines the game holds after a line was added (None: not a chat line)
+    chat: int | None = None
 
 
 class StorageError(RuntimeError):
@@ -223,6 +228,10 @@ class Storage:
     def _announce(self, db: Statements, game_id: str) -> None:
         """Within a transaction that changes a game otherwise than by moves (expiry, a hint
         used): tell the other processes (on commit) to read it again."""
+
+    def _announce_chat(self, db: Statements, game_id: str, lines: int) -> None:
+        """Within the transaction adding a chat line: tell the other processes (on commit) that
+        the game now holds ``lines`` lines."""
 
     async def moves_elsewhere(self) -> AsyncIterator[News | None]:
         """:class:`News` of every game another process changed (this one's own changes may
@@ -370,6 +379,55 @@ class Storage:
         rows = self._rows("SELECT seat, ply FROM hints WHERE game_id=? ORDER BY ply", game_id)
         return [(int(seat), int(ply)) for seat, ply in rows]
 
+    def add_chat(
+        self,
+        game_id: str,
+        audience: str,
+        seat: int | None,
+        name: str,
+        said: tuple[str | None, str | None],
+        at_ms: int,
+        most: int,
+    ) -> ChatLine | None:
+        """Store a chat line (``said``: its text or phrase id) after the game's others; None
+        when the game holds ``most`` lines already (:data:`.chat.MAX_CHAT_LINES`).  The game's
+        row is written first, so that two processes adding lines at once number them one after
+        the other (the second waits for the first's transaction)."""
+        text, phrase = said
+        with self._transaction(f"a chat line of game {game_id}") as db:
+            db.execute("UPDATE games SET claimed=claimed WHERE id=?", (game_id,))
+            (n,) = db.execute("SELECT COUNT(*) FROM chat WHERE game_id=?", (game_id,)).fetchone()
+            if n >= most:
+                return None
+            db.execute(
+                "INSERT INTO chat (game_id, n, audience, seat, name, text, phrase, at_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, n, audience, seat, name, text, phrase, at_ms),
+            )
+            self._announce_chat(db, game_id, n + 1)
+        return ChatLine(int(n), audience, seat, name, text, phrase, at_ms)
+
+    def chat_since(self, game_id: str, n: int) -> list[ChatLine]:
+        """The chat lines of a game from number ``n`` on, in order."""
+        rows = self._rows(
+            "SELECT n, audience, seat, name, text, phrase, at_ms FROM chat "
+            "WHERE game_id=? AND n >= ? ORDER BY n",
+            game_id,
+            n,
+        )
+        return [
+            ChatLine(
+                int(n),
+                audience,
+                None if seat is None else int(seat),
+                name,
+                text,
+                phrase,
+                int(at_ms),
+            )
+            for n, audience, seat, name, text, phrase, at_ms in rows
+        ]
+
     def count_unfinished(self, creator: str | None = None) -> int:
         """Unfinished games, all of them or those of one creator."""
         if creator is None:
@@ -460,6 +518,7 @@ class Storage:
             )
             hints = self._hints(game_id)
             changes = self._seat_changes(game_id)
+            chat = self.chat_since(game_id, 0)
         except StorageError as exc:
             raise StorageError(
                 f"game {game_id}: its rows cannot be read ({exc.__cause__ or exc})"
@@ -485,6 +544,7 @@ class Storage:
             claimed=bool(row[8]),
             times=times,
             changes=changes,
+            chat=chat,
         )
 
     def moves_since(self, game_id: str, ply: int) -> Since:
