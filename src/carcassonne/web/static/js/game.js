@@ -22,6 +22,7 @@ import { hintPanel, hintNotes } from "./hints.js";
 import { tablePanel, seatActionsPanel } from "./tablepanel.js";
 import { SeatClocks } from "./seatclocks.js";
 import { TurnAlert, playTick } from "./turnalert.js";
+import { ChatPanel } from "./chat.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -63,7 +64,8 @@ class GameScreen {
       onHover: (sq) => this.hoverSquare(sq),
       onSpot: (key) => this.clickSpot(key),
     });
-    this.boardWrap.append(this.banner, this.toast);
+    this.chat = new ChatPanel(gameId, (m) => this.socket.send(m));
+    this.boardWrap.append(this.banner, this.toast, this.chat.element);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     // A resized window may change which table fits on the end card.
@@ -91,6 +93,7 @@ class GameScreen {
 
   relabel() {
     this.alert.relabel();
+    this.chat.relabel();
     this.board.relabel();
     this.render();
     if (this.endCard) this.renderEnd();
@@ -107,6 +110,9 @@ class GameScreen {
       const seats = localSeats(this.info.seats);
       this.board.setBoard(this.info.board, seats);
       rememberGame(this.gameId, { token: this.token, seats: this.info.seats, you: m.you.seats });
+      this.chat.welcome(m.game, m.you, m.chat || []);
+    } else if (m.type === "chat") {
+      this.chat.heard(m);
     } else if (m.type === "state") {
       this.setState(m);
     } else if (m.type === "presence") {
