@@ -6,6 +6,8 @@ text, and the panel is usable on a 390 px phone (collapsed at first)."""
 from __future__ import annotations
 
 import contextlib
+import json
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -102,3 +104,44 @@ def test_the_chat_on_a_phone_opens_from_its_button(server: Server, browser: Brow
         say(ana, "Thanks!")
         expect(lines(bo).nth(1)).to_have_text("Ana: Thanks!")
         shot(ana, "chat-phone")
+
+
+def finish_over_http(url: str, game: dict[str, Any]) -> None:
+    """Play the game to its end through the HTTP API, each seat its first legal action."""
+
+    def call(path: str, token: str, body: Any = None) -> Any:
+        request = urllib.request.Request(
+            f"{url}/api/games/{game['id']}/{path}",
+            data=None if body is None else json.dumps(body).encode(),
+            headers={"authorization": f"Bearer {token}", "content-type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    tokens = [s["token"] for s in game["seats"]]
+    state = call("state", tokens[0])
+    while state["view"]["phase"] != "over":
+        mover = call("state", tokens[state["view"]["to_move"]])
+        body = {"actions": [mover["view"]["legal_actions"][0]], "ply": mover["ply"]}
+        state = call("actions", tokens[state["view"]["to_move"]], body)
+
+
+def test_the_replay_shows_the_seats_chat_as_text(server: Server, browser: Browser) -> None:
+    game = server.create({**TWO_HUMANS, "options": {"stack": ["base/E", "base/U"]}})
+    seat = f"{server.url}/#/play/{game['id']}/" + "{}"
+    with game_page(browser, seat.format(game["seats"][0]["token"])) as ana:
+        say(ana, IMG)
+        ana.locator(".chat-phrases [data-phrase=wp]").click()
+        expect(lines(ana)).to_have_count(2)
+    with game_page(browser, f"{server.url}/#/watch/{game['id']}") as watcher:
+        say(watcher, "the audience's own")
+        expect(lines(watcher)).to_have_count(1)
+    finish_over_http(server.url, game)
+    with open_page(browser, locale="ro-RO", **DESKTOP) as reader:
+        reader.goto(f"{server.url}/#/replay/{game['id']}")
+        replayed = reader.locator("[data-replay-chat] .chat-line")
+        expect(replayed).to_have_count(2)  # the seats' chat only
+        expect(replayed.nth(0)).to_have_text(f"Ana: {IMG}")
+        expect(replayed.nth(1)).to_have_text("Ana: Bine jucat")
+        assert reader.locator("[data-replay-chat] img").count() == 0
+        assert reader.evaluate("window.__pwned") is None

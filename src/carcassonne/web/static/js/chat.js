@@ -109,17 +109,26 @@ export class ChatPanel {
       onclick: () => this.toggleMute(s.seat) },
     t(this.muted.has(s.seat) ? "chat.unmute" : "chat.mute", { name: s.name }))));
     const shown = this.lines.filter((l) => l.from === null || !this.muted.has(l.from));
-    this.log.replaceChildren(...shown.map((l) => this.lineNode(l)));
+    this.log.replaceChildren(...shown.map(lineNode));
     this.log.scrollTop = this.log.scrollHeight;
   }
+}
 
-  lineNode(line) {
-    const name = line.from === null ? t("chat.spectator") : line.name;
-    const said = line.phrase ? t(`chat.phrase.${line.phrase}`) : line.text;
-    return html("li", { class: "chat-line", dataset: { n: line.n } },
-      html("b", {}, name), ": ",
-      html("span", { class: "chat-text" }, said));
-  }
+/** The seats' chat of a finished game, for its replay's sidebar (null when nobody talked). */
+export function chatLogPanel(lines) {
+  if (!lines || !lines.length) return null;
+  return html("section", { class: "panel", "data-replay-chat": "" },
+    html("h3", {}, t("chat.title")),
+    html("ol", { class: "chat-log" }, lines.map(lineNode)));
+}
+
+/** One line, as text only: a name, and what was said or the phrase in the reader's language. */
+function lineNode(line) {
+  const name = line.from === null ? t("chat.spectator") : line.name;
+  const said = line.phrase ? t(`chat.phrase.${line.phrase}`) : line.text;
+  return html("li", { class: "chat-line", dataset: { n: line.n } },
+    html("b", {}, name), ": ",
+    html("span", { class: "chat-text" }, said));
 }
 
 function readMutes(gameId) {

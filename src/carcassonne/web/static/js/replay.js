@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { errorText } from "./errors.js";
 import { html } from "./svg.js";
 import { BoardView } from "./board.js";
+import { chatLogPanel } from "./chat.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, spentText, viewTurn } from "./panels.js";
 import { actionLabel } from "./game.js";
 import { scoreChart } from "./chart.js";
@@ -215,6 +216,8 @@ class ReplayViewer {
       this.board.drawMarks(view);
       this.board.markSquares(squares, "hl-feature");
     }, this.placementsSoFar(), { changes: this.changesSoFar(), spent: this.data.spent_ms || null, timed: this.timed() }));
+    const chat = chatLogPanel(this.data.chat);
+    if (chat) panels.push(chat);
     this.sidebar.replaceChildren(...panels);
   }
 }
