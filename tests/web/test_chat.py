@@ -10,9 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_hidden_info import hidden_leaks
 from test_multiprocess import Serve
 from web_helpers import TestClient, auth
 
+from carcassonne.board import decode
+from carcassonne.expansions.mapchips import MapChips
 from carcassonne.web import create_app, roomchat
 from carcassonne.web.chat import MAX_CHAT_CHARS
 from carcassonne.web.database import open_storage
@@ -287,3 +290,33 @@ def wait_for(ws: Any, kind: str) -> dict[str, Any]:
         if message["type"] == kind:
             return message  # type: ignore[no-any-return]
         assert message["type"] in ("welcome", "state", "presence"), message
+
+
+def test_no_chat_message_or_chat_error_carries_hidden_information(tmp_path: Path) -> None:
+    """Item 5: a chat line, the chat brought by hello and every chat error tell only what was
+    said: no stack order, bet chip or face-down map chip (checked as the hidden-information
+    test checks every state)."""
+    with make_client(str(tmp_path / "games.sqlite3")) as client:
+        created = client.post(
+            "/api/games",
+            json={
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "options": {"bets": True, "map": "france", "map_chips": True, "seed": 11},
+            },
+        ).json()
+        room = client.app.state.server.rooms[created["id"]]  # type: ignore[attr-defined]
+        chip_squares = {decode(pos) for pos in room.game.expansion(MapChips).face_down}
+        stack = [tile.id for tile in room.game.stack]
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            greet(ws, created["seats"][0]["token"])
+            ws.send_json({"type": "chat", "text": "what's next?"})
+            got = [next_of(ws, "chat")]
+            for bad in ({"type": "chat", "phrase": stack[0]}, {"type": "chat", "text": "x" * 501}):
+                got.append(refused(ws, bad))
+        with client.websocket_connect(f"/ws/{created['id']}") as again:
+            got.append(greet(again, created["seats"][1]["token"]))
+    assert got[0].keys() == {"type", "from", "name", "text", "at_ms", "n"}
+    for message in got:
+        assert hidden_leaks(message, chip_squares) == []
+        said = json.dumps({k: v for k, v in message.items() if k != "game"})
+        assert not any(tile_id in said for tile_id in stack), message
