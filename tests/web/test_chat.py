@@ -320,3 +320,20 @@ def test_no_chat_message_or_chat_error_carries_hidden_information(tmp_path: Path
         assert hidden_leaks(message, chip_squares) == []
         said = json.dumps({k: v for k, v in message.items() if k != "game"})
         assert not any(tile_id in said for tile_id in stack), message
+
+
+def test_the_state_read_over_http_brings_the_chat_heard_since_the_last_read(
+    tmp_path: Path,
+) -> None:
+    with make_client(str(tmp_path / "games.sqlite3")) as client:
+        game = create(client)
+        path, bo = f"/api/games/{game['id']}/state", auth(game["seats"][1]["token"])
+        with client.websocket_connect(f"/ws/{game['id']}") as ana:
+            greet(ana, game["seats"][0]["token"])
+            # read (and kept) while nothing changes the game: the chat line must renew it
+            assert client.get(path, headers=bo).json()["chat"] == []
+            ana.send_json({"type": "chat", "phrase": "sorry"})
+            next_of(ana, "chat")
+            chat = client.get(path, headers=bo).json()["chat"]
+            assert [line["phrase"] for line in chat] == ["sorry"]
+            assert client.get(path).json()["chat"] == []  # a spectator reads the spectators'

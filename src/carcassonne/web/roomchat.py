@@ -85,6 +85,8 @@ class RoomChat:
                 log.exception("game %s: cannot read the chat", self.room.id)
                 return
             self.lines.extend(new)
+            if new:
+                self.room.chat_added()
         for line in new:
             text = encode(line.to_json())
             for conn in self.room.connections_of(line.audience == SEATS):

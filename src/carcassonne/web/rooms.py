@@ -311,6 +311,10 @@ class Room:
         """The connections holding a seat (``seats``), or the spectators'."""
         return self.players if seats else self.audience
 
+    def chat_added(self) -> None:
+        """A chat line came: the welcomes and API states built (they bring the chat) are old."""
+        self._texts.clear()
+
     def broadcast(self) -> None:
         """Tell every connection about a change to the game."""
         self._texts.clear()
@@ -329,11 +333,7 @@ class Room:
         if self._online() != before:
             self._presence_changed(conn)
         conn.render = functools.partial(self._render, conn)
-        conn.push(
-            self._text(
-                ("welcome", principal, len(self.chat.lines)), lambda: self.welcome(principal)
-            )
-        )
+        conn.push(self._text(("welcome", principal), lambda: self.welcome(principal)))
         conn.due(Due.STATE)
 
     def leave(self, conn: Connection) -> None:
