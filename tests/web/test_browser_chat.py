@@ -145,3 +145,4 @@ def test_the_replay_shows_the_seats_chat_as_text(server: Server, browser: Browse
         expect(replayed.nth(1)).to_have_text("Ana: Bine jucat")
         assert reader.locator("[data-replay-chat] img").count() == 0
         assert reader.evaluate("window.__pwned") is None
+        shot(reader, "chat-replay")
