@@ -11,6 +11,7 @@ A connection is sent the last :data:`RECENT_CHAT_LINES` lines of its chat when i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,14 @@ class ChatLine:
     text: str | None
     phrase: str | None
     at_ms: int
+
+    @classmethod
+    def of_row(cls, row: Sequence[Any]) -> ChatLine:
+        """The line of a stored row ``(n, audience, seat, name, text, phrase, at_ms)``."""
+        n, audience, seat, name, text, phrase, at_ms = row
+        return cls(
+            int(n), audience, None if seat is None else int(seat), name, text, phrase, int(at_ms)
+        )
 
     def to_json(self) -> dict[str, Any]:
         """The websocket's ``chat`` message (and the replay's line): the audience is implied."""

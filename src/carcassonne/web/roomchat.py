@@ -89,5 +89,5 @@ class RoomChat:
                 self.room.chat_added()
         for line in new:
             text = encode(line.to_json())
-            for conn in self.room.connections_of(line.audience == SEATS):
+            for conn in self.room.players if line.audience == SEATS else self.room.audience:
                 conn.push(text)

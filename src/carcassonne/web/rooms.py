@@ -307,10 +307,6 @@ class Room:
         yield from self.players
         yield from self.audience
 
-    def connections_of(self, seats: bool) -> set[Connection]:
-        """The connections holding a seat (``seats``), or the spectators'."""
-        return self.players if seats else self.audience
-
     def chat_added(self) -> None:
         """A chat line came: the welcomes and API states built (they bring the chat) are old."""
         self._texts.clear()

@@ -415,18 +415,7 @@ class Storage:
             game_id,
             n,
         )
-        return [
-            ChatLine(
-                int(n),
-                audience,
-                None if seat is None else int(seat),
-                name,
-                text,
-                phrase,
-                int(at_ms),
-            )
-            for n, audience, seat, name, text, phrase, at_ms in rows
-        ]
+        return [ChatLine.of_row(row) for row in rows]
 
     def count_unfinished(self, creator: str | None = None) -> int:
         """Unfinished games, all of them or those of one creator."""
