@@ -191,7 +191,19 @@ def test_the_lobby_sends_each_time_control_as_the_server_reads_it(
         assert TimeControl.from_json(table["clock"]) == parse("45+15")
         assert (table["stand_in"], table["on_timeout"]) == ("random", "lose")
         table = sent_table(tab, {"clock-kind": "none"})
-        assert table == {"clock": {"kind": "none"}, "stand_in": "random", "on_timeout": "stand-in"}
+        assert table == {
+            "clock": {"kind": "none"},
+            "stand_in": "random",
+            "on_timeout": "stand-in",
+            "aids": True,
+        }
+        table = sent_table(tab, {"stand-in": "greedy", "aids": "off"})
+        assert table == {
+            "clock": {"kind": "none"},
+            "stand_in": "greedy",
+            "on_timeout": "stand-in",
+            "aids": False,
+        }
 
 
 CUSTOM_BOUNDS = (

@@ -63,6 +63,7 @@ export class BoardView {
       map: layer("map"),
       tiles: layer("tiles"),
       marks: layer("marks"),
+      aids: layer("aids"),
       overlay: layer("overlay"),
       highlights: layer("highlights"),
       pending: layer("pending"),

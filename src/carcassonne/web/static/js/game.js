@@ -22,6 +22,7 @@ import { hintPanel, hintNotes } from "./hints.js";
 import { tablePanel, seatActionsPanel } from "./tablepanel.js";
 import { SeatClocks } from "./seatclocks.js";
 import { TurnAlert, playTick } from "./turnalert.js";
+import { aidsPanel, drawHoles } from "./aids.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -438,6 +439,7 @@ class GameScreen {
     this.board.setHighlights();
     this.board.setPending(null);
     this.board.drawMarks(view);
+    drawHoles(this.board.layers.aids, this.state.aids);
 
     if (this.state.broken) {
       this.setBanner(t("game.broken", { why: this.state.broken }), "");
@@ -524,6 +526,8 @@ class GameScreen {
     if (bets) panels.push(bets);
     const wine = winePanel(this.info, view);
     if (wine) panels.push(wine);
+    const aids = aidsPanel(this.state.aids);
+    if (aids) panels.push(aids);
     panels.push(logPanel(this.events, seats, (squares) => {
       this.board.drawMarks(view);
       if (squares.length) this.board.markSquares(squares, "hl-feature");
