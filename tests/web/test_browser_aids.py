@@ -42,7 +42,9 @@ def _open_game(server: Server, page: Page, table: dict[str, Any] | None) -> dict
 
 
 @pytest.mark.parametrize("device", VIEWPORTS)
-def test_the_aids_show_the_tiles_left_by_kind(server: Server, browser: Browser, device: str) -> None:
+def test_the_aids_show_the_tiles_left_by_kind(
+    server: Server, browser: Browser, device: str
+) -> None:
     with open_page(browser, locale="en-GB", **VIEWPORTS[device]) as page:
         _open_game(server, page, None)
         panel = page.locator(".aids-panel")
