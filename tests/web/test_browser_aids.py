@@ -4,7 +4,9 @@ a 390 px phone."""
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from typing import Any
 
 import pytest
@@ -80,3 +82,42 @@ def test_a_no_aids_table_shows_none(server: Server, browser: Browser, device: st
         expect(page.locator("[data-remaining], .aids-hole")).to_have_count(0)
         assert states and not any(re.search(r'"aids":\s*\{', str(frame)) for frame in states)
         shot(page, f"aids-off-{device}")
+
+
+def _call(url: str, token: str, body: dict[str, Any] | None = None, path: str = "state") -> Any:
+    """A seat's GET of the state, or POST of actions when ``body`` is given."""
+    request = urllib.request.Request(
+        f"{url}/{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"content-type": "application/json", "authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())
+
+
+def test_the_squares_no_remaining_tile_fits_are_crossed_out(
+    server: Server, browser: Browser
+) -> None:
+    """Seed 1 played by the first legal action each time leaves, after some 30 actions, square
+    (1, -1) open with no tile left to fit it (found with the engine); the page crosses it."""
+    game = server.create({"seats": [{"kind": "human"}, {"kind": "human"}], "options": {"seed": 1}})
+    url = f"{server.url}/api/games/{game['id']}"
+    tokens = [seat["token"] for seat in game["seats"]]
+    state = _call(url, tokens[0])
+    while not state["aids"]["unfillable"]:
+        seat = state["view"]["to_move"]
+        action = state["view"]["legal_actions"] if state["perspective"] == seat else None
+        if action is None:
+            state = _call(url, tokens[seat])
+            continue
+        body = {"actions": [action[0]], "ply": state["ply"]}
+        state = _call(url, tokens[seat], body, "actions")
+    assert state["aids"]["unfillable"] == [{"x": 1, "y": -1}]
+    seat = state["view"]["to_move"]
+    with open_page(browser, locale="en-GB", viewport={"width": 1400, "height": 900}) as page:
+        page.goto(f"{server.url}/#/play/{game['id']}/{tokens[seat]}")
+        hole = page.locator(".aids-hole")
+        expect(hole).to_have_count(1, timeout=15_000)
+        expect(hole).to_have_attribute("data-hole", "1,-1")
+        assert hole.locator("title").text_content() == "No remaining tile fits (1, -1)"
+        shot(page, "aids-hole-desktop")
