@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from carcassonne.aids import aids_view, remaining_kinds, unfillable_squares
+from carcassonne import PlaceTile
+from carcassonne.aids import aids_view, open_features, remaining_kinds, unfillable_squares
 from carcassonne.game import Game
 from carcassonne.options import GameOptions
 
@@ -55,7 +56,7 @@ def test_an_explicit_stack_shows_no_remaining_tiles() -> None:
     """A dealt stack is the dealer's secret: its contents are not the tile sets' counts."""
     game = Game(GameOptions(stack=("base/B", "base/E")))
     assert remaining_kinds(game) is None
-    assert aids_view(game) == {"remaining": None, "unfillable": []}
+    assert aids_view(game)["remaining"] is None and aids_view(game)["unfillable"] == []
 
 
 def test_unfillable_squares_around_the_start_tile() -> None:
@@ -69,3 +70,23 @@ def test_unfillable_squares_around_the_start_tile() -> None:
     # a city edge (E: city on one side, fields round) fills only the north
     assert unfillable_squares(game, {"base/E": 2}) == [(-1, 0), (1, 0)]
     assert unfillable_squares(game, {"base/E": 1, "base/V": 1}) == []
+
+
+def test_open_features_and_their_points_now() -> None:
+    """The start tile D holds a one-tile city and a one-tile road (1 point each at the end); a
+    monastery put south of it scores 1 + its one neighbour = 2 now."""
+    game = Game(GameOptions(stack=("base/B", "base/E")))
+    city = {"kind": "city", "points": 1, "squares": [{"x": 0, "y": 0}]}
+    road = {"kind": "road", "points": 1, "squares": [{"x": 0, "y": 0}]}
+    assert open_features(game) == [city, road]
+    game.apply(PlaceTile(0, 1, 0))
+    monastery = {"kind": "monastery", "points": 2, "squares": [{"x": 0, "y": 1}]}
+    assert open_features(game) == [city, road, monastery]
+
+
+def test_a_finished_city_is_no_open_feature() -> None:
+    """E (a city edge) put north of the start tile closes the start tile's city: only the road
+    stays open."""
+    game = Game(GameOptions(stack=("base/E", "base/B")))
+    game.apply(PlaceTile(0, -1, 180))
+    assert [f["kind"] for f in open_features(game)] == ["road"]

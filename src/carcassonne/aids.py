@@ -13,18 +13,29 @@ from typing import TYPE_CHECKING, TypedDict
 
 from .board import decode, encode
 from .placement import rotations_fitting
-from .tiles import TileType, tile_by_id, tile_set
+from .tiles import CITY, FIELD, KIND_NAMES, ROAD, TileType, tile_by_id, tile_set
 
 if TYPE_CHECKING:
     from .game import Game
 
 
+class OpenFeatureView(TypedDict):
+    """An unfinished city, road or cloister and what it would score if the game ended now."""
+
+    kind: str
+    points: int
+    #: the squares it covers
+    squares: list[dict[str, int]]
+
+
 class AidsView(TypedDict):
     """What the aids show: tile id -> copies still in the stack (None: a game dealt from an
-    explicit stack, whose contents are not public), and the open squares none of them fits."""
+    explicit stack, whose contents are not public), the open squares none of them fits, and
+    the unfinished features with their points now."""
 
     remaining: dict[str, int] | None
     unfillable: list[dict[str, int]]
+    features: list[OpenFeatureView]
 
 
 def _in_hand(game: Game) -> TileType | None:
@@ -73,8 +84,35 @@ def unfillable_squares(game: Game, remaining: dict[str, int]) -> list[tuple[int,
     return sorted(holes)
 
 
+def open_features(game: Game) -> list[OpenFeatureView]:
+    """Every unfinished city, road and cloister on the board with the points it would score at
+    the end of the game as it stands (the engine's own end-of-game value; fields, scored only
+    at the end by their cities, are left out).  One entry per feature, so the list is bounded
+    by the segments on the board."""
+    features = []
+    for feature in game.features():
+        if feature.kind == FIELD or feature.complete:
+            continue
+        if feature.kind in (CITY, ROAD) and feature.open == 0:
+            continue  # finished this turn: scored with the turn, not open any more
+        squares = sorted(decode(pos) for pos in feature.squares)
+        features.append(
+            OpenFeatureView(
+                kind=KIND_NAMES[feature.kind],
+                points=game.feature_value(feature, final=True),
+                squares=[{"x": x, "y": y} for x, y in squares],
+            )
+        )
+    features.sort(key=lambda f: (f["squares"][0]["y"], f["squares"][0]["x"], f["kind"]))
+    return features
+
+
 def aids_view(game: Game) -> AidsView:
     """The aids of ``game`` as the page draws them."""
     remaining = remaining_kinds(game)
     holes = unfillable_squares(game, remaining) if remaining is not None else []
-    return {"remaining": remaining, "unfillable": [{"x": x, "y": y} for x, y in holes]}
+    return {
+        "remaining": remaining,
+        "unfillable": [{"x": x, "y": y} for x, y in holes],
+        "features": open_features(game),
+    }

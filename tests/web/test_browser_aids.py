@@ -120,4 +120,15 @@ def test_the_squares_no_remaining_tile_fits_are_crossed_out(
         expect(hole).to_have_count(1, timeout=15_000)
         expect(hole).to_have_attribute("data-hole", "1,-1")
         assert hole.locator("title").text_content() == "No remaining tile fits (1, -1)"
+        # the start square's unfinished features, with what each would score now
+        names = {"city": "City", "road": "Road", "monastery": "Monastery"}
+        at_start = [f for f in state["aids"]["features"] if {"x": 0, "y": 0} in f["squares"]]
+        assert at_start
+        words = " · ".join(f"{names[f['kind']]}: {f['points']} points now" for f in at_start)
+        words = words.replace(": 1 points", ": 1 point")
+        tip = page.locator('[data-feature-tip="0,0"]')
+        assert tip.locator("title").text_content() == words
+        tip.hover()
+        lit = sum(len(f["squares"]) for f in at_start)
+        expect(page.locator(".layer-tip-marks .hl-feature")).to_have_count(lit)
         shot(page, "aids-hole-desktop")

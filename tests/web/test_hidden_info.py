@@ -29,9 +29,9 @@ PLACEMENT_KEYS = {"ply", "turn", "seat", "tile", "x", "y", "rotation", "figure"}
 def aids_leaks(aids: dict[str, Any], view: dict[str, Any]) -> list[str]:
     """What the information aids (issue 25) tell beyond public facts: their remaining tiles must
     be a count per kind in the kinds' own order (never the stack's) adding up to the tiles left,
-    their holes bare squares."""
+    their holes bare squares, their open features a kind, points and squares."""
     leaks = []
-    if set(aids) != {"remaining", "unfillable"}:
+    if set(aids) != {"remaining", "unfillable", "features"}:
         leaks.append(f"the aids hold {sorted(aids)}")
     remaining = aids.get("remaining") or {}
     if list(remaining) != sorted(remaining):
@@ -43,6 +43,9 @@ def aids_leaks(aids: dict[str, Any], view: dict[str, Any]) -> list[str]:
     for square in aids.get("unfillable", []):
         if set(square) != {"x", "y"}:
             leaks.append(f"an unfillable square tells {sorted(square)}")
+    for feature in aids.get("features", []):
+        if set(feature) != {"kind", "points", "squares"}:
+            leaks.append(f"an open feature tells {sorted(feature)}")
     return leaks
 
 

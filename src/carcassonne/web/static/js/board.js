@@ -64,6 +64,8 @@ export class BoardView {
       tiles: layer("tiles"),
       marks: layer("marks"),
       aids: layer("aids"),
+      tips: layer("tips"),
+      tipMarks: layer("tip-marks"),
       overlay: layer("overlay"),
       highlights: layer("highlights"),
       pending: layer("pending"),

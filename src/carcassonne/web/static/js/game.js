@@ -22,7 +22,7 @@ import { hintPanel, hintNotes } from "./hints.js";
 import { tablePanel, seatActionsPanel } from "./tablepanel.js";
 import { SeatClocks } from "./seatclocks.js";
 import { TurnAlert, playTick } from "./turnalert.js";
-import { aidsPanel, drawHoles } from "./aids.js";
+import { aidsPanel, drawHoles, drawFeatureTips } from "./aids.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -440,6 +440,7 @@ class GameScreen {
     this.board.setPending(null);
     this.board.drawMarks(view);
     drawHoles(this.board.layers.aids, this.state.aids);
+    drawFeatureTips(this.board.layers.tips, this.board.layers.tipMarks, this.state.aids);
 
     if (this.state.broken) {
       this.setBanner(t("game.broken", { why: this.state.broken }), "");
