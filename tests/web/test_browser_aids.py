@@ -79,7 +79,7 @@ def test_a_no_aids_table_shows_none(server: Server, browser: Browser, device: st
         _open_game(server, page, {"aids": False})
         expect(page.locator("[data-tiles-left]").first).to_be_attached(timeout=15_000)
         expect(page.locator(".aids-panel")).to_have_count(0)
-        expect(page.locator("[data-remaining], .aids-hole")).to_have_count(0)
+        expect(page.locator("[data-remaining], .aids-hole, [data-feature-tip]")).to_have_count(0)
         assert states and not any(re.search(r'"aids":\s*\{', str(frame)) for frame in states)
         shot(page, f"aids-off-{device}")
 
