@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TypedDict
 
 from .board import decode, encode
 from .placement import rotations_fitting
-from .tiles import CITY, FIELD, KIND_NAMES, ROAD, TileType, tile_by_id, tile_set
+from .tiles import CITY, FIELD, KIND_NAMES, ROAD, TileType, tile_by_id
 
 if TYPE_CHECKING:
     from .game import Game
@@ -51,13 +51,7 @@ def remaining_kinds(game: Game) -> dict[str, int] | None:
     the tile sets' counts."""
     if game.options.stack is not None:
         return None
-    counts: Counter[str] = Counter()
-    # The River's tiles are dealt by its own set-up, on top of the enabled sets' pool.
-    sets = [*game.tile_sets(), *(["river"] if game.options.river else [])]
-    for name in sets:
-        copies = game.options.copies if name == "base" else 1
-        for tile in tile_set(name).copies():
-            counts[tile.id] += copies
+    counts = Counter(game.tile_counts())
     printed = {encode(p.x, p.y) for p in game.geometry.printed}
     # Every drawn tile is on the board (the start tiles too), discarded, or in hand.
     gone = [placed.tile.id for pos, placed in game.board.items() if pos not in printed]
