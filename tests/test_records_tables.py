@@ -63,6 +63,7 @@ def test_a_table_record_round_trips(game: Game, record: dict[str, Any]) -> None:
         "clock": {"kind": "real-time", "initial_ms": 300000, "increment_ms": 20000},
         "stand_in": "greedy",
         "on_timeout": "lose",
+        "aids": True,
     }
     assert record["changes"][1] == {"ply": 9, "seat": 1, "change": "timeout", "at_ms": 9}
     first = record["moves"][0]
@@ -197,6 +198,7 @@ def test_the_schema_refuses_bad_table_parts(record: dict[str, Any]) -> None:
     assert validator.is_valid(record)
     for change in (
         lambda r: r["table"].update(on_timeout="x"),
+        lambda r: r["table"].update(aids="no"),
         lambda r: r["changes"][0].update(change="quit"),
         lambda r: r["moves"][0].update(ms=[-1, 0]),
         lambda r: r["result"].update(standings=[[]]),

@@ -102,6 +102,9 @@ def test_table_settings_json_and_defaults() -> None:
     assert TableSettings.from_json({}) == TableSettings(NO_CLOCK, "greedy", "stand-in")
     settings = TableSettings(PRESETS["10+30"], "random", "lose")
     assert TableSettings.from_json(settings.to_json()) == settings
+    no_aids = TableSettings(aids=False)
+    assert TableSettings.from_json({}).aids and not TableSettings.from_json({"aids": False}).aids
+    assert TableSettings.from_json(no_aids.to_json()) == no_aids
     assert settings.to_json()["clock"] == {
         "kind": "real-time",
         "initial_ms": 600000,
@@ -118,6 +121,8 @@ def test_table_settings_json_and_defaults() -> None:
         ({"clock": {"kind": "real-time", "initial_ms": 1, "increment_ms": 0}}, "clock_range"),
         ({"stand_in": "expert"}, "stand_in_bot"),
         ({"on_timeout": "pass"}, "on_timeout"),
+        ({"aids": "off"}, "aids"),
+        ({"aids": 0}, "aids"),
     ],
 )
 def test_bad_table_settings_name_their_reason(data: object, reason: str) -> None:
@@ -127,7 +132,7 @@ def test_bad_table_settings_name_their_reason(data: object, reason: str) -> None
 
 
 def test_table_record_of_settings() -> None:
-    settings = TableSettings(PRESETS["3d"], "greedy", "lose")
+    settings = TableSettings(PRESETS["3d"], "greedy", "lose", aids=False)
     record = TableRecord.of(settings, [change(1, 0, "timeout")], [0, 5])
     assert record.settings == settings
     assert record.changes == (change(1, 0, "timeout"),) and record.spent_ms == (0, 5)

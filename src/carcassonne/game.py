@@ -200,7 +200,7 @@ class Game(LookAhead):
                 self.put_printed_tile(pos, printed.orientations[0])
         if options.stack is not None:
             self.stack = [self._stack_tile(tile_id, i) for i, tile_id in enumerate(options.stack)]
-            self._check_stack_counts(pool)
+            self._check_stack_counts()
             self.stack.reverse()
         else:
             # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
@@ -233,14 +233,19 @@ class Game(LookAhead):
             ) from None
         return tile
 
-    def _check_stack_counts(self, pool: list[TileType]) -> None:
-        available: dict[str, int] = {}
-        for tile in pool:
-            available[tile.id] = available.get(tile.id, 0) + 1
+    def tile_counts(self) -> dict[str, int]:
+        """Tile id -> copies the set-up deals, start tiles included: the enabled tile sets (the
+        base set as many times as ``copies``) and the River's, which its own set-up deals."""
+        counts: dict[str, int] = {}
+        for name in [*self.tile_sets(), *(["river"] if self.options.river else [])]:
+            copies = self.options.copies if name == "base" else 1
+            for tile in tile_set(name).copies():
+                counts[tile.id] = counts.get(tile.id, 0) + copies
+        return counts
+
+    def _check_stack_counts(self) -> None:
+        available = self.tile_counts()
         river = self.options.river
-        if river:
-            for tile in tile_set("river").copies():
-                available[tile.id] = available.get(tile.id, 0) + 1
         start = tile_set("river").start_tile if river else None
         if start is None:
             available[self.start_tile.id] -= 1  # type: ignore[union-attr]

@@ -60,6 +60,11 @@ def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
     return table
 
 
+def rotations_fitting(tile: TileType, key: int) -> tuple[int, ...]:
+    """The rotation indices of ``tile`` that fit an open square whose constraint is ``key``."""
+    return _fit_table(tile)[key]
+
+
 def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
     """The four PlaceTile actions of a square, made once and shared by every game."""
     actions = _PLACE_ACTIONS.get(pos)

@@ -136,26 +136,29 @@ def ranking(scores: Sequence[int], states: Sequence[SeatState]) -> list[list[int
 
 @dataclass(frozen=True, slots=True)
 class TableSettings:
-    """What a table is created with: its clock, its stand-in bot and what a timeout does."""
+    """What a table is created with: its clock, its stand-in bot, what a timeout does, and
+    whether the page shows the information aids (remaining tiles, unfillable squares)."""
 
     control: TimeControl = NO_CLOCK
     stand_in: str = DEFAULT_STAND_IN
     on_timeout: OnTimeout = "stand-in"
+    aids: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return {
             "clock": self.control.to_json(),
             "stand_in": self.stand_in,
             "on_timeout": self.on_timeout,
+            "aids": self.aids,
         }
 
     @classmethod
     def from_json(cls, data: Any) -> TableSettings:
-        """The settings of ``{"clock"?, "stand_in"?, "on_timeout"?}`` (each has a default);
+        """The settings of ``{"clock"?, "stand_in"?, "on_timeout"?, "aids"?}`` (each has a default);
         :class:`TimeControlError` with a ``reason`` naming what is wrong."""
         if not isinstance(data, Mapping):
             raise TimeControlError("table_shape", "table: must be a JSON object")
-        unknown = sorted(set(data) - {"clock", "stand_in", "on_timeout"})
+        unknown = sorted(set(data) - {"clock", "stand_in", "on_timeout", "aids"})
         if unknown:
             raise TimeControlError(
                 "table_shape", f"table: unknown key(s) {', '.join(map(repr, unknown))}"
@@ -173,7 +176,10 @@ class TableSettings:
                 "on_timeout",
                 f"table: 'on_timeout' must be one of {', '.join(ON_TIMEOUT)}, not {on_timeout!r}",
             )
-        return cls(control, stand_in, on_timeout)
+        aids = data.get("aids", True)
+        if not isinstance(aids, bool):
+            raise TimeControlError("aids", f"table: 'aids' must be true or false, not {aids!r}")
+        return cls(control, stand_in, on_timeout, aids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +190,13 @@ class TableRecord:
     control: TimeControl = NO_CLOCK
     stand_in: str = DEFAULT_STAND_IN
     on_timeout: OnTimeout = "stand-in"
+    aids: bool = True
     changes: tuple[SeatChange, ...] = ()
     spent_ms: tuple[int, ...] = field(default=())
 
     @property
     def settings(self) -> TableSettings:
-        return TableSettings(self.control, self.stand_in, self.on_timeout)
+        return TableSettings(self.control, self.stand_in, self.on_timeout, self.aids)
 
     @classmethod
     def of(
@@ -202,6 +209,7 @@ class TableRecord:
             settings.control,
             settings.stand_in,
             settings.on_timeout,
+            settings.aids,
             tuple(changes),
             tuple(spent_ms),
         )

@@ -191,7 +191,19 @@ def test_the_lobby_sends_each_time_control_as_the_server_reads_it(
         assert TimeControl.from_json(table["clock"]) == parse("45+15")
         assert (table["stand_in"], table["on_timeout"]) == ("random", "lose")
         table = sent_table(tab, {"clock-kind": "none"})
-        assert table == {"clock": {"kind": "none"}, "stand_in": "random", "on_timeout": "stand-in"}
+        assert table == {
+            "clock": {"kind": "none"},
+            "stand_in": "random",
+            "on_timeout": "stand-in",
+            "aids": True,
+        }
+        table = sent_table(tab, {"stand-in": "greedy", "aids": "off"})
+        assert table == {
+            "clock": {"kind": "none"},
+            "stand_in": "greedy",
+            "on_timeout": "stand-in",
+            "aids": False,
+        }
 
 
 CUSTOM_BOUNDS = (
@@ -472,17 +484,20 @@ def test_a_table_created_in_the_lobby_has_its_clock_and_settings(
         tab.select_option("select[name=clock-preset]", "10+30")
         tab.select_option("select[name=stand-in]", "random")
         tab.select_option("select[name=on-timeout]", "lose")
+        tab.select_option("select[name=aids]", "off")
         tab.click("[data-create]")
         expect(tab.locator("[data-created]")).to_be_visible()
         game_id = tab.locator("[data-created]").get_attribute("data-created")
         with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as answer:
             table = json.loads(answer.read())["table"]
         assert table == {
-            "clock": PRESETS["10+30"].to_json(), "stand_in": "random", "on_timeout": "lose"
+            "clock": PRESETS["10+30"].to_json(), "stand_in": "random", "on_timeout": "lose",
+            "aids": False,
         }  # fmt: skip
         tab.click("[data-play]")
         expect(tab.locator("td[data-clock='0']")).to_have_text("10:00")
         expect(tab.locator("td[data-clock='1']")).to_have_text("10:00")
+        expect(tab.locator(".aids-panel, .aids-hole, [data-feature-tip]")).to_have_count(0)
 
 
 def test_a_shared_screen_names_the_seat_that_resigns(tables: TableServer, browser: Browser) -> None:

@@ -26,12 +26,39 @@ TILE_ID = re.compile(r'"((?:base|river|bets|map)/[\w-]+)"')
 PLACEMENT_KEYS = {"ply", "turn", "seat", "tile", "x", "y", "rotation", "figure"}
 
 
+def aids_leaks(aids: dict[str, Any], view: dict[str, Any]) -> list[str]:
+    """What the information aids (issue 25) tell beyond public facts: their remaining tiles must
+    be a count per kind in the kinds' own order (never the stack's) adding up to the tiles left,
+    their holes bare squares, their open features a kind, points and squares."""
+    leaks = []
+    if set(aids) != {"remaining", "unfillable", "features"}:
+        leaks.append(f"the aids hold {sorted(aids)}")
+    remaining = aids.get("remaining") or {}
+    if list(remaining) != sorted(remaining):
+        leaks.append("the remaining tiles are not in the order of their ids")
+    if not all(isinstance(n, int) and n > 0 for n in remaining.values()):
+        leaks.append("the remaining tiles are not counts")
+    if sum(remaining.values()) != view.get("tiles_left"):
+        leaks.append(f"{sum(remaining.values())} remaining tiles for {view.get('tiles_left')} left")
+    for square in aids.get("unfillable", []):
+        if set(square) != {"x", "y"}:
+            leaks.append(f"an unfillable square tells {sorted(square)}")
+    for feature in aids.get("features", []):
+        if set(feature) != {"kind", "points", "squares"}:
+            leaks.append(f"an open feature tells {sorted(feature)}")
+    return leaks
+
+
 def hidden_leaks(message: dict[str, Any], chip_squares: set[tuple[int, int]]) -> list[str]:
     """What in ``message`` (sent to seat 0) seat 0 must not know; ``chip_squares`` are where
     the map chips lay at the start (the server's truth)."""
     leaks = []
     view = message.get("view", {})
-    text = json.dumps(message)
+    aids = message.get("aids")
+    if aids is not None:
+        leaks += aids_leaks(aids, view)
+    # The aids' remaining tiles name undrawn kinds by design (checked above): not the stack.
+    text = json.dumps({key: value for key, value in message.items() if key != "aids"})
     # The stack: any tile id must be on the board, drawn now, or discarded (public).
     if message["type"] == "state":
         visible = {t["tile"] for t in view["tiles"]} | set(view["discarded"])
@@ -86,7 +113,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
         chip_squares = {decode(pos) for pos in room.game.expansion(MapChips).face_down}
         received: list[dict[str, Any]] = []
         leaks: list[str] = []
-        bets_seen = face_down_seen = placements_seen = 0
+        bets_seen = face_down_seen = placements_seen = aids_seen = 0
         with client.websocket_connect(f"/ws/{game_id}") as ws:
             ws.send_json({"type": "hello", "token": token})
             while True:
@@ -105,6 +132,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
                 )
                 face_down_seen += len(view["expansions"]["map-chips"]["face_down"])
                 placements_seen = max(placements_seen, len(message["placements"]))
+                aids_seen += bool(message["aids"]["remaining"])
                 if view["phase"] == "over":
                     break
                 legal = view.get("legal_actions")
@@ -122,7 +150,7 @@ def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:
                     ws.send_json({"type": "act", "actions": actions, "ply": message["ply"]})
     assert leaks == []
     # The test saw what it guards: the bot's chips on offices and face-down map chips.
-    assert bets_seen > 0 and face_down_seen > 0
+    assert bets_seen > 0 and face_down_seen > 0 and aids_seen > 0
     tiles_placed = sum(1 for _, a in room.game.history if isinstance(a, PlaceTile))
     assert placements_seen == tiles_placed > 0
     assert received[-1]["summary"]["scores"] == room.game.scores

@@ -77,6 +77,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "clock_range": ("bad-options", "{detail}"),
     "stand_in_bot": ("bad-options", "{detail}"),
     "on_timeout": ("bad-options", "{detail}"),
+    "aids_setting": ("bad-options", "{detail}"),
     # the server's limits
     "rate_limited": (
         "rate-limited",

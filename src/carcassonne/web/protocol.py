@@ -283,6 +283,8 @@ def parse_table(data: Any) -> TableSettings:
                 raise ProtocolError.of("stand_in_bot", detail=detail) from None
             case "on_timeout":
                 raise ProtocolError.of("on_timeout", detail=detail) from None
+            case "aids":
+                raise ProtocolError.of("aids_setting", detail=detail) from None
             case _:  # the shape of the table or its clock
                 raise ProtocolError.of("table_shape", detail=detail) from None
 

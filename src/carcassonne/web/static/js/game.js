@@ -23,6 +23,7 @@ import { tablePanel, seatActionsPanel } from "./tablepanel.js";
 import { SeatClocks } from "./seatclocks.js";
 import { TurnAlert, playTick } from "./turnalert.js";
 import { ChatPanel } from "./chat.js";
+import { aidsPanel, drawHoles, drawFeatureTips } from "./aids.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -444,6 +445,8 @@ class GameScreen {
     this.board.setHighlights();
     this.board.setPending(null);
     this.board.drawMarks(view);
+    drawHoles(this.board.layers.aids, this.state.aids);
+    drawFeatureTips(this.board.layers.tips, this.board.layers.tipMarks, this.state.aids);
 
     if (this.state.broken) {
       this.setBanner(t("game.broken", { why: this.state.broken }), "");
@@ -530,6 +533,8 @@ class GameScreen {
     if (bets) panels.push(bets);
     const wine = winePanel(this.info, view);
     if (wine) panels.push(wine);
+    const aids = aidsPanel(this.state.aids);
+    if (aids) panels.push(aids);
     panels.push(logPanel(this.events, seats, (squares) => {
       this.board.drawMarks(view);
       if (squares.length) this.board.markSquares(squares, "hl-feature");

@@ -1,5 +1,5 @@
 // The lobby's table settings: the time control (none, real-time, turn-based) and what happens to
-// an absent or timed-out seat (the stand-in bot, or a loss). Sent as `table` when the game is
+// an absent or timed-out seat (the stand-in bot, or a loss), and whether the page shows aids. Sent as `table` when the game is
 // created (docs/web.md); the server checks every value again.
 
 import { t } from "./i18n.js";
@@ -32,7 +32,7 @@ const ON_TIMEOUT = ["stand-in", "lose"];
 
 /** The lobby's choice before the player changes anything: the server's defaults. */
 export function defaultTable() {
-  return { kind: "none", preset: { "real-time": "5+20", "turn-based": "3d" }, minutes: 10, seconds: 5, standIn: "greedy", onTimeout: "stand-in" };
+  return { kind: "none", preset: { "real-time": "5+20", "turn-based": "3d" }, minutes: 10, seconds: 5, standIn: "greedy", onTimeout: "stand-in", aids: true };
 }
 
 /** The custom real-time control typed in, or null when a field is out of its bounds. */
@@ -55,8 +55,8 @@ export function tableRequest(choice) {
     clock = { kind: choice.kind, ...control };
   }
   // Without a clock nobody times out: the choice, hidden then, is not sent.
-  const table = { clock, stand_in: choice.standIn, on_timeout: clock.kind === "none" ? "stand-in" : choice.onTimeout };
-  const plain = clock.kind === "none" && table.stand_in === "greedy" && table.on_timeout === "stand-in";
+  const table = { clock, stand_in: choice.standIn, on_timeout: clock.kind === "none" ? "stand-in" : choice.onTimeout, aids: choice.aids };
+  const plain = clock.kind === "none" && table.stand_in === "greedy" && table.on_timeout === "stand-in" && table.aids;
   return { table: plain ? null : table };
 }
 
@@ -89,6 +89,8 @@ export function tableSettings(choice, render) {
   if (choice.kind !== "none") {
     rules.push(select("on-timeout", t("clock.on_timeout"), ON_TIMEOUT, choice.onTimeout, (o) => t(`clock.on_timeout.${o}`), (o) => { choice.onTimeout = o; }));
   }
+  // "No aids" for tournament-minded players: the page then shows no remaining tiles nor holes.
+  rules.push(select("aids", t("aids.setting"), ["on", "off"], choice.aids ? "on" : "off", (a) => t(`aids.setting.${a}`), (a) => { choice.aids = a === "on"; }));
   return html("div", { class: "table-settings-form", "data-table-settings": "" },
     html("div", { class: "row" }, fields),
     html("div", { class: "row" }, rules),
