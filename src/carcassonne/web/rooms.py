@@ -36,7 +36,6 @@ import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..aids import aids_view
 from ..bots.expert import HINT_BOT, HINT_COUNT
 from ..formats.actions import action_to_json
 from ..game import Game, IllegalAction
@@ -280,9 +279,6 @@ class Room:
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
             **self.table.state(seat),
         }
-        if self.table.seating.settings.aids:
-            # Public facts only (aids.py); a "no aids" table sends none of them.
-            message["aids"] = aids_view(game)
         if game.is_over:
             message["summary"] = self.table.summary()
         return message

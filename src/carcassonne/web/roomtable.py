@@ -10,7 +10,8 @@ seat (a bot, the stand-in, a person) and whether the game needs the process hold
 and keep the "away" of untimed tables: since when each human seat has had no connection to
 this process, with a timer telling everyone once the next one has been away long enough.
 It adds the table's fields to the state messages (``clocks``, ``seat_status``, ``may``,
-``changes``, the summary's ``standings``): all public, so they reveal nothing hidden.
+``changes``, ``aids`` when the table has them, the summary's ``standings``): all public, so they
+reveal nothing hidden.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import logging
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
+from ..aids import AidsView, aids_view
 from ..game import Game, GameSummary
 from ..standings import ChangeKind, SeatChange, TableSettings
 from .errors import ProtocolError
@@ -45,6 +47,8 @@ class RoomTable:
         #: tells everyone when the next offline seat will have been away long enough to be
         #: handed to the stand-in (untimed tables: the ``may`` of their states changes then)
         self._away_timer: asyncio.TimerHandle | None = None
+        #: the aids of the latest state: (game, ply, aids)
+        self._aids: tuple[Game, int, AidsView] | None = None
 
     # -------------------------------------------------------------------- feeding
 
@@ -102,12 +106,20 @@ class RoomTable:
         room = self.room
         seating, now = self.seating, room.clock()
         to_move = room.game.to_move if room.live else None
-        return {
+        fields: dict[str, Any] = {
             "clocks": seating.clocks_json(now),
             "seat_status": seating.seat_status_json(),
             "may": seating.may(viewer, to_move, now, self._offline_since).to_json(),
             "changes": seating.changes_json(),
         }
+        if seating.settings.aids:
+            # Public facts only (aids.py), the same for every viewer: built once a state; a
+            # "no aids" table sends none of them.
+            game, ply = room.game, len(room.game.history)
+            if self._aids is None or self._aids[0] is not game or self._aids[1] != ply:
+                self._aids = (game, ply, aids_view(game))
+            fields["aids"] = self._aids[2]
+        return fields
 
     def summary(self) -> dict[str, Any]:
         """The summary of the finished game: scores, points by source, winners, standings."""
