@@ -181,6 +181,16 @@ def place_anywhere(page: Page) -> None:
     confirm_turn(page)
 
 
+def create_from_lobby(page: Page, server: Server) -> dict[str, Any]:
+    """Create the game the lobby shows and return its public setup as the server stored it."""
+    page.click("[data-create]")
+    created = page.locator("[data-created]")
+    expect(created).to_be_visible()
+    game_id = created.get_attribute("data-created")
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
 def test_lobby_creates_a_game_against_a_bot_and_a_tile_is_placed(
     server: Server, page: Page
 ) -> None:
@@ -319,12 +329,7 @@ def test_the_lobby_offers_the_registrys_expansions_and_starts_a_game_with_all(
             expect(box).to_be_disabled()  # needs the map, or is never played on one
     page.fill("input[name=seed]", "7")
     shot(page, f"28-lobby-every-expansion-{'map' if on_map else 'no-map'}")
-    page.click("[data-create]")
-    created = page.locator("[data-created]")
-    expect(created).to_be_visible()
-    game_id = created.get_attribute("data-created")
-    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as response:
-        options = json.loads(response.read())["options"]
+    options = create_from_lobby(page, server)["options"]
     assert {field: options.get(field, False) for field in asked} == asked
     page.click("[data-play]")
     my_turn(page)
@@ -355,12 +360,7 @@ def test_d51_d52_d53_the_inns_cathedrals_variants_in_the_lobby_and_the_rules(
         "Unfinished inns and cathedrals"
     )
     shot(page, "27-inns-cathedrals-variants")
-    page.click("[data-create]")
-    created = page.locator("[data-created]")
-    expect(created).to_be_visible()
-    game_id = created.get_attribute("data-created")
-    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=5) as response:
-        options = json.loads(response.read())["options"]
+    options = create_from_lobby(page, server)["options"]
     assert (options["inns"], options["plain_unfinished_inns_cathedrals"]) == (False, True)
     assert "cathedrals" not in options  # on, the default, which is not written
     page.click("nav a[href='#/rules']")
