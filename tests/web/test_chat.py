@@ -5,7 +5,9 @@ delivered across processes on PostgreSQL; on both backends."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,18 @@ def create(client: TestClient) -> Any:
     answer = client.post("/api/games", json={"seats": HUMANS, "options": {"stack": STACK}})
     assert answer.status_code == 201, answer.json()
     return answer.json()
+
+
+@contextlib.contextmanager
+def seat_and_spectator(client: Any, game: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
+    """Seat 0's websocket and a spectator's on ``game``, both greeted."""
+    with (
+        client.websocket_connect(f"/ws/{game['id']}") as seat,
+        client.websocket_connect(f"/ws/{game['id']}") as spectator,
+    ):
+        greet(seat, game["seats"][0]["token"])
+        greet(spectator, None)
+        yield seat, spectator
 
 
 def greet(ws: Any, token: str | None) -> dict[str, Any]:
@@ -157,12 +171,7 @@ def test_chat_is_rate_limited_per_client_five_at_once_ten_a_minute(tmp_path: Pat
     clock = Clock()
     with make_client(str(tmp_path / "games.sqlite3"), clock, generous=False) as client:
         game = create(client)
-        with (
-            client.websocket_connect(f"/ws/{game['id']}") as ana,
-            client.websocket_connect(f"/ws/{game['id']}") as watcher,
-        ):
-            greet(ana, game["seats"][0]["token"])
-            greet(watcher, None)
+        with seat_and_spectator(client, game) as (ana, watcher):
             for i in range(5):
                 ana.send_json({"type": "chat", "text": f"line {i}"})
                 assert next_of(ana, "chat")["n"] == i
@@ -202,12 +211,7 @@ def test_the_chat_is_kept_with_the_game_and_the_replay_shows_the_seats_chat(
 ) -> None:
     with make_client(games_db) as client:
         game = create(client)
-        with (
-            client.websocket_connect(f"/ws/{game['id']}") as ana,
-            client.websocket_connect(f"/ws/{game['id']}") as watcher,
-        ):
-            greet(ana, game["seats"][0]["token"])
-            greet(watcher, None)
+        with seat_and_spectator(client, game) as (ana, watcher):
             ana.send_json({"type": "chat", "phrase": "gg"})
             next_of(ana, "chat")
             watcher.send_json({"type": "chat", "text": "the spectators' own"})
