@@ -42,7 +42,9 @@ def pg_url(pg_games: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     from carcassonne.web.pgstorage import PostgresStorage
 
     with psycopg.connect(pg_games, autocommit=True) as conn:
-        conn.execute("DROP TABLE IF EXISTS chat, seat_changes, hints, actions, games, meta")
+        conn.execute(
+            "DROP TABLE IF EXISTS reviews, chat, seat_changes, hints, actions, games, meta"
+        )
     opened: list[PostgresStorage] = []
     real_init = PostgresStorage.__init__
 

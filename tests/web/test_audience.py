@@ -24,7 +24,7 @@ from carcassonne.web.outbox import MAX_QUEUED, MAX_QUEUED_CHARS, SPECTATOR, Conn
 from carcassonne.web.protocol import parse_options, parse_seats
 from carcassonne.web.rooms import Room
 from carcassonne.web.server import GameServer
-from carcassonne.web.storage import SqliteStorage
+from carcassonne.web.sqlitestorage import SqliteStorage
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CLOSE_CITY = {"type": "place-tile", "x": 0, "y": -1, "rotation": 180}

@@ -7,7 +7,7 @@ import test_browser as browser_tests
 from playwright.sync_api import Page, expect
 from test_browser import Server, shot
 
-from carcassonne.web.storage import SqliteStorage
+from carcassonne.web.sqlitestorage import SqliteStorage
 
 # The same fixtures as the other browser tests: one Chromium, a fresh server per test.
 browser = browser_tests.browser

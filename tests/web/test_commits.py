@@ -16,7 +16,8 @@ from carcassonne.web.outbox import SPECTATOR, Connection, Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.rooms import Room
 from carcassonne.web.server import GameServer
-from carcassonne.web.storage import News, SqliteStorage
+from carcassonne.web.sqlitestorage import SqliteStorage
+from carcassonne.web.storage import News
 
 HUMANS = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
 CITY_STACK = ["base/E", "base/U", "base/V"]

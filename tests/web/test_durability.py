@@ -19,7 +19,8 @@ from carcassonne.web.database import open_storage
 from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
 from carcassonne.web.server import GameServer
-from carcassonne.web.storage import SqliteStorage, StorageError
+from carcassonne.web.sqlitestorage import SqliteStorage
+from carcassonne.web.storage import StorageError
 
 HUMANS = [{"kind": "human", "name": "Ana", "bot": None, "digest": None}] * 2
 PASS = {"type": "pass"}
@@ -39,7 +40,7 @@ def test_an_sqlite_commit_is_flushed_to_the_disk(tmp_path: Path) -> None:
 MOVES = 30
 FLUSHING = """
 import sys
-from carcassonne.web.storage import SqliteStorage
+from carcassonne.web.sqlitestorage import SqliteStorage
 storage = SqliteStorage(sys.argv[1])
 storage.create_game("g", {}, [], None)
 print("moves", flush=True)

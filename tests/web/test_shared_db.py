@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TestClient, auth, hello
+from web_helpers import TestClient, auth, hello, undo_schema_8
 
 from carcassonne.formats.actions import action_from_json, action_to_json
 from carcassonne.web import create_app, rooms
@@ -225,6 +225,7 @@ def test_a_database_of_schema_3_is_migrated(games_db: str) -> None:
     storage.create_game("g", {}, HUMANS, None)
     storage.append_actions("g", 0, [(0, CLOSE_CITY)], over=False)
     with storage._transaction("schema 3") as db:
+        undo_schema_8(db)
         db.execute("DROP TABLE hints")
         db.execute("ALTER TABLE games DROP COLUMN claimed")  # schema 5's
         db.execute("DROP TABLE seat_changes")  # schema 6's
@@ -248,6 +249,7 @@ def test_a_database_of_schema_4_is_migrated(games_db: str) -> None:
     storage.append_actions("played", 0, [(0, CLOSE_CITY)], over=False)
     storage.create_game("untouched", {}, HUMANS, None)
     with storage._transaction("schema 4") as db:
+        undo_schema_8(db)
         db.execute("ALTER TABLE games DROP COLUMN claimed")
         db.execute("DROP TABLE seat_changes")  # schema 6's
         db.execute("ALTER TABLE actions DROP COLUMN at_ms")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from web_helpers import undo_schema_8
 
 from carcassonne.web.database import open_storage
 from carcassonne.web.schema import SCHEMA_VERSION
@@ -78,6 +79,7 @@ def test_a_database_of_schema_5_is_migrated(games_db: str) -> None:
     storage.create_game("g", {}, HUMANS, None)
     storage.append_actions("g", 0, [(0, CLOSE_CITY)], over=False, at_ms=AT)
     with storage._transaction("schema 5") as db:
+        undo_schema_8(db)
         db.execute("DROP TABLE seat_changes")
         db.execute("ALTER TABLE actions DROP COLUMN at_ms")
         db.execute("UPDATE meta SET value='5' WHERE key='schema'")

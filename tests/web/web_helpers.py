@@ -185,3 +185,12 @@ def expand_frames(replay: dict[str, Any]) -> dict[str, Any]:
             frame["view"] = apply_delta(view, frame.pop("delta"))
         view = frame["view"]
     return replay
+
+
+def undo_schema_8(db: Any) -> None:
+    """Within a transaction: take away what schema 8 added (open tables, rematch, reviews), so
+    that a test can make an older database from a new one."""
+    db.execute("DROP INDEX games_listed")
+    db.execute("DROP TABLE reviews")
+    for column in ("listed", "open_seats", "rematch"):
+        db.execute(f"ALTER TABLE games DROP COLUMN {column}")

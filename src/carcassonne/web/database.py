@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .storage import SqliteStorage, Storage, StorageError
+from .sqlitestorage import SqliteStorage
+from .storage import Storage, StorageError
 
 #: the schemes of database URLs ``--db`` accepts (anything else with ``://`` is refused)
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -31,11 +31,17 @@ game: ``audience`` is ``seats`` (the players' chat, shown in the replay) or ``sp
 apart); ``seat`` is the writer's seat (NULL for a spectator); a line holds either ``text`` or a
 quick ``phrase`` id (each reader sees it in their own language).  A game keeps at most
 :data:`.chat.MAX_CHAT_LINES` lines (:meth:`.storage.Storage.add_chat`).
+
+Schema 8 (issues 25 and 26: open tables, rematch, game review) keeps whether a game's creator
+listed it among the open tables (``listed``) and how many of its seats wait for a player
+(``open_seats``: such a seat is stored with kind ``open`` until someone takes it); the game
+"Play again" made from a finished one (``rematch``: its id, set once); and the review of a
+finished game (``reviews``: one JSON document per game, kept once computed).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 UNFINISHED, FINISHED, EXPIRED = 0, 1, 2
 
@@ -78,6 +84,15 @@ CREATE TABLE IF NOT EXISTS chat (
 );
 """
 
+#: the reviews of finished games, new in schema 8
+_REVIEWS_TABLE = """
+CREATE TABLE IF NOT EXISTS reviews (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    review TEXT NOT NULL,
+    at_ms {bigint} NOT NULL
+);
+"""
+
 #: the tables of schema :data:`SCHEMA_VERSION`, both backends'; ``{real}`` is the type of times
 #: in seconds, ``{bigint}`` that of times in milliseconds (see :func:`_schema_sql`)
 _TABLES = """
@@ -98,7 +113,10 @@ CREATE TABLE IF NOT EXISTS games (
     bot_turn INTEGER NOT NULL DEFAULT 0,
     bot_owner TEXT,
     bot_lease_until {real} NOT NULL DEFAULT 0,
-    claimed INTEGER NOT NULL DEFAULT 0
+    claimed INTEGER NOT NULL DEFAULT 0,
+    listed INTEGER NOT NULL DEFAULT 0,
+    open_seats INTEGER NOT NULL DEFAULT 0,
+    rematch TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -110,7 +128,7 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS games_unfinished ON games (finished, creator, updated);
 CREATE INDEX IF NOT EXISTS games_bots ON games (finished, bot_turn, bot_lease_until);
-{hints}{seat_changes}{chat}INSERT INTO meta VALUES ('schema', '{version}');
+{listed_index}{hints}{seat_changes}{chat}{reviews}INSERT INTO meta VALUES ('schema', '{version}');
 """
 
 #: schema 3 -> 4, both backends' step: schema 3 kept the hints used in memory only (a restart
@@ -142,6 +160,23 @@ def _chat_migration(bigint: str) -> str:
     return f"{_CHAT_TABLE.format(bigint=bigint)}UPDATE meta SET value = '7' WHERE key = 'schema';\n"
 
 
+#: the open tables' list reads this index (listed, unfinished, waiting for players, newest first)
+_LISTED_INDEX = (
+    "CREATE INDEX IF NOT EXISTS games_listed ON games (listed, finished, open_seats, created);\n"
+)
+
+
+def _tables_migration(bigint: str) -> str:
+    """Schema 7 -> 8, both backends' step: schema 7 had no open tables, rematches or reviews."""
+    return (
+        "ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;\n"
+        "ALTER TABLE games ADD COLUMN open_seats INTEGER NOT NULL DEFAULT 0;\n"
+        "ALTER TABLE games ADD COLUMN rematch TEXT;\n"
+        f"{_LISTED_INDEX}{_REVIEWS_TABLE.format(bigint=bigint)}"
+        "UPDATE meta SET value = '8' WHERE key = 'schema';\n"
+    )
+
+
 def _schema_sql(real: str, bigint: str) -> str:
     """The statements creating the tables, times in seconds of type ``real`` (SQLite's
     ``REAL``, PostgreSQL's ``DOUBLE PRECISION``: both 8-byte floats) and in milliseconds of
@@ -153,6 +188,8 @@ def _schema_sql(real: str, bigint: str) -> str:
         hints=_HINTS_TABLE.lstrip(),
         seat_changes=_SEAT_CHANGES_TABLE.format(bigint=bigint).lstrip(),
         chat=_CHAT_TABLE.format(bigint=bigint).lstrip(),
+        reviews=_REVIEWS_TABLE.format(bigint=bigint).lstrip(),
+        listed_index=_LISTED_INDEX,
     )
 
 
@@ -187,6 +224,7 @@ COMMIT;
     4: f"BEGIN;\n{_CLAIMED_MIGRATION}COMMIT;\n",
     5: f"BEGIN;\n{_seat_changes_migration('INTEGER')}COMMIT;\n",
     6: f"BEGIN;\n{_chat_migration('INTEGER')}COMMIT;\n",
+    7: f"BEGIN;\n{_tables_migration('INTEGER')}COMMIT;\n",
 }
 
 
@@ -199,4 +237,5 @@ POSTGRES_MIGRATIONS = {
     4: _CLAIMED_MIGRATION,
     5: _seat_changes_migration("BIGINT"),
     6: _chat_migration("BIGINT"),
+    7: _tables_migration("BIGINT"),
 }
