@@ -86,7 +86,7 @@ def test_an_edge_imports_only_the_edges_it_may_know(path: Path) -> None:
 
 def test_the_check_sees_edge_imports() -> None:
     # Guards the test above against silently finding nothing.
-    assert {"formats", "bots"} <= imported_packages(PACKAGE / "web" / "rooms.py")
+    assert {"formats", "bots"} <= imported_packages(PACKAGE / "web" / "roomhints.py")
     assert "game" in imported_packages(PACKAGE / "expansions" / "river.py")
 
 

@@ -17,7 +17,7 @@ from web_helpers import TestClient, auth, hello
 from carcassonne import Game, GameOptions
 from carcassonne.bots import make_bot
 from carcassonne.replaying import Move
-from carcassonne.web import botworker, create_app, roombots, rooms
+from carcassonne.web import botworker, create_app, roombots, roomhints
 from carcassonne.web.protocol import ProtocolError, parse_seats, seat_public
 from carcassonne.web.roomload import GameLoadError, checked_seats
 from carcassonne.web.storage import StorageError
@@ -166,7 +166,7 @@ def test_an_expert_game_plays_to_the_end(tmp_path: Path) -> None:
 @pytest.fixture
 def hint_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     """An app whose hints come from the quick expert."""
-    monkeypatch.setattr(rooms, "HINT_BOT", QUICK_EXPERT)
+    monkeypatch.setattr(roomhints, "HINT_BOT", QUICK_EXPERT)
     return create_app(tmp_path / "games.sqlite3", bot_delay=0)
 
 
@@ -239,7 +239,7 @@ def use_hint(client: TestClient, game_id: str, token: str, ply: int) -> dict[str
 
 def test_the_hints_used_survive_a_restart(games_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue: ``hints_used`` was kept in memory only, so a restart hid the hints used."""
-    monkeypatch.setattr(rooms, "HINT_BOT", QUICK_EXPERT)
+    monkeypatch.setattr(roomhints, "HINT_BOT", QUICK_EXPERT)
     with TestClient(create_app(games_db, bot_delay=0)) as client:
         created = create(client, [ANA, BO], stack=["base/E", "base/U", "base/V"])
         game_id = created["id"]

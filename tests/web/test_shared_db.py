@@ -20,7 +20,7 @@ import pytest
 from web_helpers import TestClient, auth, hello, undo_schema_8
 
 from carcassonne.formats.actions import action_from_json, action_to_json
-from carcassonne.web import create_app, rooms
+from carcassonne.web import create_app, roomhints
 from carcassonne.web.database import open_storage
 from carcassonne.web.outbox import Principal
 from carcassonne.web.protocol import ProtocolError, parse_options, parse_seats
@@ -168,7 +168,7 @@ def test_a_hint_used_through_one_server_is_shown_by_the_other(
     pg_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """PostgreSQL only: the hint is stored with a notification, as a move is."""
-    monkeypatch.setattr(rooms, "HINT_BOT", "expert:iterations=12,seconds=600")
+    monkeypatch.setattr(roomhints, "HINT_BOT", "expert:iterations=12,seconds=600")
     with (
         two_apps_and_a_game(pg_url) as (one, two, game_id, token0, token1),
         two.websocket_connect(f"/ws/{game_id}") as watcher,

@@ -341,7 +341,7 @@ async def game_socket(websocket: WebSocket) -> None:
         """A hint takes a second of a worker's time: answered when ready, meanwhile the
         connection goes on; one at a time per connection."""
         try:
-            asker.send(await room.hint(asker.principal, ply))
+            asker.send(await room.hints.ask(asker.principal, ply))
         except ProtocolError as exc:
             asker.send(_error(exc))
         except Exception:

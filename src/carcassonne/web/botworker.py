@@ -109,7 +109,7 @@ class _Pool:
 _bots = _Pool(lambda: _workers)
 _hints_pool = _Pool(lambda: HINT_WORKERS, HINT_NICENESS)
 #: hint computations asked of the hint workers and not yet answered (a room never cancels one
-#: it asked for, see ``Room.hint``: so a hint counts until its worker is done with it)
+#: it asked for, see ``RoomHints.ask``: so a hint counts until its worker is done with it)
 _hints_pending = 0
 
 

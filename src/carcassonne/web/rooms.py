@@ -36,12 +36,10 @@ import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..bots.expert import HINT_BOT, HINT_COUNT
 from ..formats.actions import action_to_json
 from ..game import Game, IllegalAction
 from ..replaying import ReplayError, replay, replay_onto
 from ..standings import ChangeKind, TableSettings
-from . import botworker
 from .errors import illegal
 from .outbox import SPECTATOR, Connection, Due, Principal, encode
 from .protocol import (
@@ -53,10 +51,10 @@ from .protocol import (
     public_options,
     public_placements,
     seat_public,
-    think_time,
 )
 from .roombots import RoomBots
 from .roomchat import RoomChat
+from .roomhints import RoomHints
 from .roomload import GameLoadError, checked_seats, decoded, public_reason
 from .roomtable import RoomTable
 from .storage import (
@@ -103,9 +101,8 @@ class Room:
         self._lock = asyncio.Lock()
         #: plays the game's bots while one is to move
         self.bot_loop = RoomBots(self, bot_delay, owner)
-        #: ply -> the hint being computed or computed for it (only the latest ply is kept,
-        #: and no other is asked for while it is being computed)
-        self._hints: dict[int, asyncio.Future[list[tuple[Any, float]]]] = {}
+        #: the hints asked for (:mod:`.roomhints`)
+        self.hints = RoomHints(self)
         #: (seat, ply) of every hint used, by ply, shown to all when several humans play
         self.hints_used: list[tuple[int, int]] = list(stored.hints)
         #: encoded messages of the current state (by perspective), dropped at every change
@@ -579,66 +576,6 @@ class Room:
         if trial.phase != "figure":
             return []
         return [action_to_json(a) for a in trial.legal_actions()]
-
-    async def hint(self, principal: Principal, ply: int) -> dict[str, Any]:
-        """The hint bot's best moves for the principal's seat to move (``hint`` message).
-
-        Computed once per ply in a worker (asking again in the same ply costs nothing), from
-        what that seat knows only: the expert searches worlds re-dealt for it.  In a game with
-        several human seats, a used hint is announced to everyone (``hints_used`` in the
-        state): the others may want to know.  It is stored before it is given, as moves are: a
-        hint the server could not keep is not given (``server``), so none goes unannounced,
-        not even across a restart.
-
-        A game has one hint computed at a time: asked for a later ply while the worker still
-        thinks about an earlier one (the player moved on meanwhile), the room answers ``busy``
-        rather than queue a second, so a client flooding hints costs the hint workers one
-        hint per game at a time (the whole server's are bounded by
-        :data:`.botworker.MAX_HINTS_PENDING`, and each client's by a rate limit).
-        """
-        self._check_turn(principal, ply)
-        seat = self.game.to_move
-        task = self._hints.get(ply)
-        if task is None:
-            if any(not earlier.done() for earlier in self._hints.values()):
-                raise ProtocolError.of("hint_earlier_busy")
-            self._hints.clear()  # hints of earlier plies are of no use any more
-            task = self._hints[ply] = asyncio.ensure_future(
-                botworker.hints(
-                    HINT_BOT,
-                    self.bot_seed(seat, ply),
-                    self.options,
-                    list(self.game.history),
-                    HINT_COUNT,
-                    think_time(HINT_BOT),
-                )
-            )
-        try:
-            moves = await asyncio.shield(task)
-        except botworker.HintsBusy:
-            self._hints.pop(ply, None)
-            raise ProtocolError.of("hints_busy") from None
-        except botworker.BotWorkerError:
-            self._hints.pop(ply, None)
-            raise ProtocolError.of("hint_failed") from None
-        if self._several_humans and (seat, ply) not in self.hints_used:
-            try:
-                await self.storage.run(self.storage.record_hint, self.id, ply, seat)
-            except StorageError:
-                log.exception("game %s: cannot store a hint used", self.id)
-                raise ProtocolError.of("hint_not_saved") from None
-            if (seat, ply) not in self.hints_used:  # another request for it may have come first
-                self.hints_used = sorted([*self.hints_used, (seat, ply)], key=lambda h: h[1])
-                self.broadcast()
-        return {
-            "type": "hint",
-            "ply": ply,
-            "seat": seat,
-            "moves": [
-                {"action": action_to_json(a), "expected_points": round(points, 1)}
-                for a, points in moves
-            ],
-        }
 
     async def claim(self) -> None:
         """Keep that the game was taken up (once): it no longer expires after minutes. A
