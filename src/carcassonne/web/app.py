@@ -11,11 +11,12 @@ Routes (details and message formats in ``docs/web.md``)::
     GET  /api/games/{id}/state      the caller's view (Authorization: Bearer <token>)
     POST /api/games/{id}/actions    act for the caller's seat
     POST /api/games/{id}/seat       resign, take the seat back, hand a seat to the stand-in
+    POST /api/games/{id}/rematch    play a finished game again -> the new game's id
     GET  /api/games/{id}/record     the game record (finished games only)
     GET  /api/games/{id}/replay     replay frames (finished games only)
     POST /api/replay                replay frames of an uploaded record
     WS   /ws/{id}                   live play: hello, act, preview, hint, ping, resign,
-                                    return, stand-in
+                                    return, stand-in, chat, rematch
 """
 
 from __future__ import annotations
@@ -240,6 +241,26 @@ async def game_seat(request: Request) -> Response:
     return JSONResponse(room.state(principal), headers=PRIVATE)
 
 
+async def game_rematch(request: Request) -> Response:
+    """The finished game's "Play again" (:mod:`.rematch`): 201 when this request made it, 200
+    when it was made already; the caller's seats in it (its token opens them)."""
+    body = b""
+    async for chunk in request.stream():  # read no further than a body it could take
+        body += chunk
+        if len(body) > len(b"{}"):
+            raise ProtocolError.of("rematch_request")
+    if body not in (b"", b"{}"):
+        raise ProtocolError.of("rematch_request")
+    room = await _room(request)
+    principal = room.authorise(_bearer(request))
+    game_id, made = await room.rematch.ask(_server(request), principal, client_key(request))
+    return JSONResponse(
+        {"id": game_id, "seats": room.rematch.seats_of(principal)},
+        status_code=201 if made else 200,
+        headers=PRIVATE,
+    )
+
+
 def _encode(data: Any) -> bytes:
     return encode(data).encode("utf-8")
 
@@ -396,6 +417,13 @@ async def game_socket(websocket: WebSocket) -> None:
                         raise ProtocolError.of("hint_busy")
                     _check_rate(websocket, "hint")
                     hint_task = asyncio.create_task(answer_hint(room, conn, msg["ply"]))
+                elif kind == "rematch":
+                    _check_rate(websocket, "create")
+                    # every connection of the game is offered it when made; an asker
+                    # who came second is answered at once
+                    _, made = await room.rematch.ask(server, conn.principal, client_key(websocket))
+                    if not made:
+                        reply(room.rematch.offer(conn.principal, None))
                 elif kind == "chat":
                     _check_rate(websocket, "chat")
                     await room.chat.say(conn.principal, msg["said"])
@@ -498,6 +526,7 @@ def create_app(
         Route("/api/games/{game_id}/state", _api(game_state, "state")),
         Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
         Route("/api/games/{game_id}/seat", _api(game_seat, "seat"), methods=["POST"]),
+        Route("/api/games/{game_id}/rematch", _api(game_rematch, "create"), methods=["POST"]),
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
         Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),

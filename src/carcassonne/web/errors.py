@@ -116,7 +116,7 @@ ERRORS: dict[str, tuple[str, str]] = {
     "unknown_message_type": (
         "bad-message",
         "unknown message type {type!r} (expected hello, act, preview, hint, ping, resign, "
-        "return, stand-in or chat)",
+        "return, stand-in, chat or rematch)",
     ),
     # the table's chat
     "chat_shape": ("bad-message", "chat: send either 'text' (a string) or 'phrase'"),
@@ -126,6 +126,9 @@ ERRORS: dict[str, tuple[str, str]] = {
     "chat_hotseat": ("bad-message", "a hotseat screen has no chat: its players sit together"),
     "chat_full": ("chat-full", "this game's chat is full ({max} lines); the game goes on"),
     "chat_not_stored": ("server", "the chat line could not be stored; try again"),
+    # play again
+    "rematch_request": ("bad-message", "the request to play again takes no body, or {{}}"),
+    "rematch_not_over": ("not-allowed", "only a game that is over can be played again"),
     # moves
     "action_count": ("bad-message", "'actions' must be a list of 1 to {max} actions"),
     "bad_action": ("bad-message", "action {action}: {detail}"),

@@ -224,6 +224,12 @@ class PostgresStorage(Storage):
             (json.dumps({"id": game_id, "chat": lines}),),
         )
 
+    def _announce_rematch(self, db: Statements, game_id: str, rematch: tuple[str, int]) -> None:
+        db.execute(
+            "SELECT pg_notify('carcassonne_games', ?)",
+            (json.dumps({"id": game_id, "rematch": list(rematch)}),),
+        )
+
     async def moves_elsewhere(self) -> AsyncIterator[News | None]:
         """Listens on a connection of its own; after (re)connecting yields None first, as news
         sent while nobody listened is lost."""
@@ -249,15 +255,16 @@ def _news(payload: str) -> News | None:
         data = json.loads(payload)
         moves = tuple((int(seat), dict(action)) for seat, action in data.get("moves", ()))
         times = tuple(int(at) for at in data.get("times", ()))
-        plies, chat = data.get("plies"), data.get("chat")
+        plies, chat, rematch = data.get("plies"), data.get("chat"), data.get("rematch")
         return News(
             str(data["id"]),
             None if plies is None else int(plies),
             moves,
             times,
             None if chat is None else int(chat),
+            None if rematch is None else (str(rematch[0]), int(rematch[1])),
         )
-    except (ValueError, TypeError, KeyError, AttributeError):
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
         log.warning("a notification that is not news of a game: %.100r", payload)
         return None
 

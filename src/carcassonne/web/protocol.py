@@ -363,6 +363,8 @@ def parse_client_message(data: Any) -> dict[str, Any]:
     if kind == "chat":
         text, phrase = parse_chat(_expect_object(data, "chat", {"type", "text", "phrase"}))
         return {"type": "chat", "said": (text, phrase)}
+    if kind == "rematch":
+        return _expect_object(data, "rematch", {"type"})
     raise ProtocolError.of("unknown_message_type", type=kind)
 
 

@@ -86,7 +86,7 @@ class RoomChat:
                 return
             self.lines.extend(new)
             if new:
-                self.room.chat_added()
+                self.room.renew_texts()
         for line in new:
             text = encode(line.to_json())
             for conn in self.room.players if line.audience == SEATS else self.room.audience:

@@ -52,6 +52,7 @@ from .protocol import (
     public_placements,
     seat_public,
 )
+from .rematch import RoomRematch
 from .roombots import RoomBots
 from .roomchat import RoomChat
 from .roomhints import RoomHints
@@ -116,6 +117,7 @@ class Room:
         self.expired: str | None = stored.expired
         #: the seats' chat and the spectators'
         self.chat = RoomChat(self, stored.chat)
+        self.rematch = RoomRematch(self, stored.rematch)
         # Stored data may come from an older version or a damaged file and can fail in any
         # way; one such game must not stop the server from starting or serving the others.
         try:
@@ -274,6 +276,7 @@ class Room:
             "online": sorted(self._online()),
             "broken": self.frozen,
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
+            "rematch": self.rematch.game_id,
             **self.table.state(seat),
         }
         if game.is_over:
@@ -304,8 +307,8 @@ class Room:
         yield from self.players
         yield from self.audience
 
-    def chat_added(self) -> None:
-        """A chat line came: the welcomes and API states built (they bring the chat) are old."""
+    def renew_texts(self) -> None:
+        """A chat line or the rematch came: the welcomes and states built before are old."""
         self._texts.clear()
 
     def broadcast(self) -> None:

@@ -129,6 +129,39 @@ class GameServer:
         """Create and store a game for the client ``creator`` (its address group: see
         :func:`.app.client_key`) at ``table`` (default: untimed); returns the room and the
         secret links (shown once)."""
+        tokens: dict[int, str] = {}
+        stored_seats = []
+        hotseat_token = _new_token() if hotseat else None
+        for i, seat in enumerate(seats):
+            digest = None
+            if seat["kind"] == "human" and not hotseat:
+                tokens[i] = _new_token()
+                digest = token_digest(tokens[i])
+            stored_seats.append({**seat, "digest": digest})
+        hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
+        room = await self.store_game(
+            options, stored_seats, hotseat_digest, creator, table or TableSettings()
+        )
+        secrets_out = {
+            "id": room.id,
+            "seats": [{"seat": i, "token": t} for i, t in sorted(tokens.items())],
+            "hotseat_token": hotseat_token,
+        }
+        return room, secrets_out
+
+    async def store_game(
+        self,
+        options: Any,
+        stored_seats: list[dict[str, Any]],
+        hotseat_digest: str | None,
+        creator: str,
+        table: TableSettings,
+        rematch_of: tuple[str, int] | None = None,
+    ) -> Room:
+        """Store a new game of these seats (as stored: their token digests made) for the client
+        ``creator`` under a fresh id, with a random seed unless ``options`` chose one, once the
+        engine and the caps accept it; its room, its bots started.  ``rematch_of`` as in
+        :meth:`.storage.Storage.create_game` (which raises :class:`.storage.RematchTaken`)."""
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
@@ -136,7 +169,7 @@ class GameServer:
             first = Game(options)  # the engine judges the options before anything is stored
         except (GameSetupError, KeyError, ValueError) as exc:
             raise ProtocolError.of("bad_options", detail=str(exc)) from None
-        for seat in seats:
+        for seat in stored_seats:
             if seat["kind"] == "bot":
                 try:
                     make_bot(seat["bot"], 0)
@@ -151,16 +184,6 @@ class GameServer:
         except StorageError:
             log.exception("cannot count the unfinished games")
             raise ProtocolError.of("cannot_create_now") from None
-        tokens: dict[int, str] = {}
-        stored_seats = []
-        hotseat_token = _new_token() if hotseat else None
-        for i, seat in enumerate(seats):
-            digest = None
-            if seat["kind"] == "human" and not hotseat:
-                tokens[i] = _new_token()
-                digest = token_digest(tokens[i])
-            stored_seats.append({**seat, "digest": digest})
-        hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
         bot_first = stored_seats[first.to_move]["kind"] == "bot"
         # An id taken already (one chance in 2**48) is refused by the database: draw another.
         for attempt in range(ID_ATTEMPTS):
@@ -169,14 +192,12 @@ class GameServer:
                 await self.storage.run(
                     self.storage.create_game,
                     game_id,
-                    {
-                        **options_to_json(options, seed_chosen),
-                        "table": (table or TableSettings()).to_json(),
-                    },
+                    {**options_to_json(options, seed_chosen), "table": table.to_json()},
                     stored_seats,
                     hotseat_digest,
                     creator_id,
                     bot_turn=bot_first,
+                    rematch_of=rematch_of,
                 )
                 break
             except StorageConflict:
@@ -188,13 +209,8 @@ class GameServer:
             raise ProtocolError.of("game_not_saved") from None
         room = await self.get(game_id)
         assert room is not None
-        secrets_out = {
-            "id": game_id,
-            "seats": [{"seat": i, "token": t} for i, t in sorted(tokens.items())],
-            "hotseat_token": hotseat_token,
-        }
         room.kick_bots()
-        return room, secrets_out
+        return room
 
     async def _make_room_for(self, creator_id: str) -> None:
         """Refuse a creator at its own cap; when the server is full, end the oldest game nobody
@@ -369,7 +385,13 @@ class GameServer:
     def hear(self, news: News | None) -> None:
         """A process changed a game (perhaps this one: then its room has the change already),
         or (None) news may have been missed: the rooms in memory catch up, each in a task of
-        its own (a room busy storing a move makes the news of the others wait for nothing)."""
+        its own (a room busy storing a move makes the news of the others wait for nothing).
+        News of a rematch made is offered at once (the game it comes from is over)."""
+        if news is not None and news.rematch is not None:
+            finished = self.rooms.get(news.game_id)
+            if finished is not None:
+                finished.rematch.settle(*news.rematch)
+            return
         if news is None:
             rooms = list(self.rooms.values())
         else:  # a room not in memory is read from the database when next asked for
@@ -384,6 +406,8 @@ class GameServer:
     async def _catch_up(room: Room, news: News | None) -> None:
         try:
             await room.catch_up(news)
+            if news is None:
+                await room.rematch.catch_up()
         except Exception:
             log.exception("game %s: failed on news of it", room.id)
 

@@ -101,6 +101,8 @@ class StoredGame:
     changes: list[dict[str, Any]] = field(default_factory=list)
     #: the chat lines of both chats, in order
     chat: list[ChatLine] = field(default_factory=list)
+    #: the id of the game "Play again" made from this one (:mod:`.rematch`), once made
+    rematch: str | None = None
 
 
 @dataclass
@@ -132,6 +134,8 @@ class News:
     times: tuple[int, ...] = ()
     #: the number of chat lines the game holds after a line was added (None: not a chat line)
     chat: int | None = None
+    #: the game "Play again" made from this one and the seat that asked (None: not a rematch)
+    rematch: tuple[str, int] | None = None
 
 
 class StorageError(RuntimeError):
@@ -141,6 +145,15 @@ class StorageError(RuntimeError):
 class StorageConflict(StorageError):
     """A write collided with one already stored: another server process stored this ply (or
     created this game id) first."""
+
+
+class RematchTaken(Exception):
+    """A finished game's "Play again" was made already (by another request, perhaps in
+    another process): ``game_id`` is the game it made."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(game_id)
+        self.game_id = game_id
 
 
 class _TrialWriteDone(Exception):
@@ -228,6 +241,10 @@ class Storage:
         """Within the transaction adding a chat line: tell the other processes (on commit) that
         the game now holds ``lines`` lines."""
 
+    def _announce_rematch(self, db: Statements, game_id: str, rematch: tuple[str, int]) -> None:
+        """Within the transaction creating the game "Play again" made from ``game_id``: tell
+        the other processes (on commit) its id and the seat that asked."""
+
     async def moves_elsewhere(self) -> AsyncIterator[News | None]:
         """:class:`News` of every game another process changed (this one's own changes may
         come too); None when news may have been missed (every game in memory must be read
@@ -264,11 +281,24 @@ class Storage:
         hotseat_digest: str | None,
         creator: str = "",
         bot_turn: bool = False,
+        rematch_of: tuple[str, int] | None = None,
     ) -> None:
         """Store a new game; ``creator`` is :func:`creator_digest` of its creator's address,
-        ``bot_turn`` whether a bot makes the first move."""
+        ``bot_turn`` whether a bot makes the first move.  ``rematch_of`` (a finished game's id,
+        the seat asking): the game is that one's "Play again", kept with it in the same
+        transaction only if it has none yet, else :class:`RematchTaken` names the one it has
+        (a second asker, in any process, waits for the first's row lock and then sees it)."""
         now = time.time()
         with self._transaction(f"game {game_id}") as db:
+            if rematch_of is not None:
+                old_id, _ = rematch_of
+                kept = db.execute(
+                    "UPDATE games SET rematch=? WHERE id=? AND finished=? AND rematch IS NULL",
+                    (game_id, old_id, FINISHED),
+                )
+                if kept.rowcount != 1:
+                    raise RematchTaken(self._rematch_in(db, old_id))
+                self._announce_rematch(db, old_id, (game_id, rematch_of[1]))
             db.execute(
                 "INSERT INTO games (id, created, options, seats, hotseat_digest, updated, creator, "
                 "bot_turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -412,6 +442,20 @@ class Storage:
         )
         return [ChatLine.of_row(row) for row in rows]
 
+    @staticmethod
+    def _rematch_in(db: Statements, game_id: str) -> str:
+        """Within a transaction: the rematch a finished game has (a game without one is no
+        finished game: it cannot have one)."""
+        row = db.execute("SELECT rematch FROM games WHERE id=?", (game_id,)).fetchone()
+        if row is None or row[0] is None:
+            raise StorageError(f"game {game_id} is not a finished game: it cannot be played again")
+        return str(row[0])
+
+    def rematch_of(self, game_id: str) -> str | None:
+        """The id of the game "Play again" made from ``game_id``, if any."""
+        rows = self._rows("SELECT rematch FROM games WHERE id=?", game_id)
+        return rows[0][0] if rows else None
+
     def count_unfinished(self, creator: str | None = None) -> int:
         """Unfinished games, all of them or those of one creator."""
         if creator is None:
@@ -492,7 +536,7 @@ class Storage:
         try:
             rows = self._rows(
                 "SELECT id, created, options, seats, hotseat_digest, finished, expired, "
-                "creator, claimed FROM games WHERE id=?",
+                "creator, claimed, rematch FROM games WHERE id=?",
                 game_id,
             )
             if not rows:
@@ -529,6 +573,7 @@ class Storage:
             times=times,
             changes=changes,
             chat=chat,
+            rematch=row[9],
         )
 
     def moves_since(self, game_id: str, ply: int) -> Since:
