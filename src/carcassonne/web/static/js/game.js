@@ -24,6 +24,7 @@ import { SeatClocks } from "./seatclocks.js";
 import { TurnAlert, playTick } from "./turnalert.js";
 import { ChatPanel } from "./chat.js";
 import { aidsPanel, drawHoles, drawFeatureTips } from "./aids.js";
+import { Rematch } from "./rematch.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -66,6 +67,11 @@ class GameScreen {
       onSpot: (key) => this.clickSpot(key),
     });
     this.chat = new ChatPanel(gameId, (m) => this.socket.send(m));
+    this.rematch = new Rematch(token, {
+      send: (m) => this.socket.send(m),
+      changed: () => this.rematchChanged(),
+      offline: () => this.showError(t("game.offline")),
+    });
     this.boardWrap.append(this.banner, this.toast, this.chat.element);
     this.onKey = (e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
@@ -114,6 +120,8 @@ class GameScreen {
       this.chat.welcome(m.game, m.you, m.chat || []);
     } else if (m.type === "chat") {
       this.chat.heard(m);
+    } else if (m.type === "rematch") {
+      this.rematch.offered(m);
     } else if (m.type === "state") {
       this.setState(m);
     } else if (m.type === "presence") {
@@ -137,6 +145,7 @@ class GameScreen {
     } else if (m.type === "error") {
       this.waiting = false;
       if (this.hint && this.hint.pending) this.hint = null;
+      this.rematch.refused();
       this.showError(errorText(m));
       if (m.code === "not-found" || m.code === "unauthorised") this.setBanner(errorText(m), "");
       else this.renderTurn();
@@ -156,6 +165,7 @@ class GameScreen {
       this.hint = null;
     }
     this.state = m;
+    this.rematch.stated(m);
     if (this.clocks) this.clocks.set(m.clocks);
     this.render();
   }
@@ -571,10 +581,19 @@ class GameScreen {
     });
   }
 
-  /** What one may do once the game is over: keep the record, watch it again, play again. */
+  /** The next game was made or asked for: the summary's buttons change. */
+  rematchChanged() {
+    if (!this.state || !this.info) return;
+    this.renderSidebar();
+    if (this.endCard) this.renderEnd();
+  }
+
+  /** What one may do once the game is over: play again with the same players, keep the
+   * record, watch it again, or set up another game. */
   endActions() {
     return [
-      html("button", { class: "primary", onclick: () => this.download(), "data-end": "download" }, `⬇ ${t("summary.download")}`),
+      ...this.rematch.actions(this.info.seats, this.you),
+      html("button", { onclick: () => this.download(), "data-end": "download" }, `⬇ ${t("summary.download")}`),
       html("a", { class: "button-link", href: `#/replay/${this.gameId}`, "data-end": "replay" }, `▶ ${t("summary.replay")}`),
       html("a", { class: "button-link", href: "#/", "data-end": "new-game" }, `+ ${t("summary.new_game")}`),
     ];
@@ -592,6 +611,10 @@ class GameScreen {
     if (!this.state.summary || this.endClosed) return;
     const card = summaryPanel(this.state.summary, this.info.seats, this.endActions(), { card: true, bySource, changes: this.changes(), timed: !!this.clocks });
     card.querySelector(".summary-actions").before(scoreChart(this.events, this.info.seats));
+    // Another player's offer to play again is news: it goes under the winner, above the chart
+    // (on a phone the card's foot may be below the fold).
+    const offer = card.querySelector(".rematch-offer");
+    if (offer) card.querySelector(".winner-line").after(offer);
     card.prepend(html("button", {
       class: "close", title: t("summary.close"), "aria-label": t("summary.close"), "data-end": "close",
       onclick: () => {
