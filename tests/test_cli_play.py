@@ -19,7 +19,7 @@ import pytest
 
 from carcassonne import PASS, Game, GameOptions, PlaceFigure, PlaceTile
 from carcassonne.cli.main import main
-from carcassonne.cli.play import parse_seats, play_game
+from carcassonne.cli.play import PLAY_AGAIN, parse_seats, play_game, play_games
 from carcassonne.cli.render import (
     K_CENTRE,
     K_CITY,
@@ -757,3 +757,30 @@ def test_an_office_on_two_cities_says_they_are_completed() -> None:
     assert _office_features(office(ROAD, CITY, FIELD), 0, 0) == "its road or city is"
     assert _office_features(office(ROAD, CITY, CITY), 0, 0) == "its road or two cities are"
     assert _office_features(office(ROAD, ROAD), 0, 0) == "its two roads are"
+
+
+def test_play_again_rotates_the_seats_with_a_new_seed() -> None:
+    """After a game played to its end, the players may play again at once: the same options
+    and table with a new seed (not the chosen one), each seat one earlier, so the second player
+    starts; "no" (or closed input) stops."""
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        if prompt == PLAY_AGAIN:
+            return "y" if prompts.count(PLAY_AGAIN) == 1 else "n"
+        return "1"
+
+    out = io.StringIO()
+    options = GameOptions(stack=("base/E", "base/U"), seed=5)
+    first, second = play_games(options, ["human", "greedy"], answer, out, terminal=(120, 60))
+    assert first.is_over and second.is_over and prompts.count(PLAY_AGAIN) == 2
+    assert first.options.seed == 5 and second.options.seed != 5
+    assert second.options.with_(seed=5) == first.options
+    # the person was Red (the first seat) and is Blue in the second game, the bot Red
+    shown = out.getvalue()
+    assert "Red (you)" in shown and "Blue (greedy bot)" in shown
+    assert "Blue (you)" in shown and "Red (greedy bot)" in shown
+    # input closed at the question: one game
+    (only,) = play_games(options, ["human", "greedy"], Script(["1"] * 10), io.StringIO())
+    assert only.is_over

@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     colour = not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    play_game(
+    play_games(
         options,
         seats,
         input,
@@ -149,6 +149,51 @@ def run(args: argparse.Namespace) -> int:
         table=table,
     )
     return 0
+
+
+PLAY_AGAIN = "Play again with the seats rotated (the second player starts)? [y/N] "
+
+
+def play_games(
+    options: GameOptions,
+    seats: Sequence[str],
+    input_fn: InputFn = input,
+    output: TextIO = sys.stdout,
+    *,
+    colour: bool = False,
+    save_path: str | None = None,
+    terminal: tuple[int, int] | None = None,
+    hints: str = HINT_BOT,
+    table: TableSettings | None = None,
+) -> list[Game]:
+    """Play games as :func:`play_game` does until the players stop: after a game played to its
+    end by at least one person, :data:`PLAY_AGAIN` starts the next with the same options (a new
+    random seed: a chosen one would deal the same tiles) and table, each seat one earlier, as
+    "Play again" does on the web (``docs/web.md``, *Rematch*). The games played, in order."""
+    games = []
+    while True:
+        game = play_game(
+            options,
+            seats,
+            input_fn,
+            output,
+            colour=colour,
+            save_path=save_path,
+            terminal=terminal,
+            hints=hints,
+            table=table,
+        )
+        games.append(game)
+        if not game.is_over or HUMAN not in seats:
+            return games
+        try:
+            again = input_fn(PLAY_AGAIN).strip().lower() in ("y", "yes")
+        except (EOFError, KeyboardInterrupt):
+            return games
+        if not again:
+            return games
+        seats = [*seats[1:], seats[0]]
+        options = options.with_(seed=None)
 
 
 def table_from_args(args: argparse.Namespace) -> TableSettings:
