@@ -1,7 +1,7 @@
 """Play again in two browsers (issue 25, item 3): two players finish a short game, one presses
 "Play again" and lands in the new game, the other is offered it ("Ana wants to play again") and
 joins with one click; both sit as the rotated seats (the second player starts), on their old
-links' tokens. One of them plays on a 390 px phone."""
+links' tokens. One of them plays on a 390 px phone; a spectator is offered to watch it."""
 
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ def test_two_browsers_finish_and_play_again_with_one_click_each(
     with (
         seat_page(browser, play + ana_token, "en-GB", **DESKTOP) as ana,
         seat_page(browser, play + bo_token, "fr-FR", **PHONE) as bo,
+        seat_page(browser, f"{server.url}/#/watch/{game['id']}", "en-GB", **DESKTOP) as watcher,
     ):
         place_anywhere(ana)
         place_anywhere(bo)
@@ -61,6 +62,9 @@ def test_two_browsers_finish_and_play_again_with_one_click_each(
         shot(bo, "rematch-offer-phone")
         offer.locator("[data-end=rematch-join]").click()
         expect(bo).to_have_url(f"{server.url}/#/play/{new_id}/{bo_token}")
+        # a spectator is offered to watch it
+        watcher.locator(".end-card [data-end=rematch-watch]").click()
+        expect(watcher).to_have_url(f"{server.url}/#/watch/{new_id}")
         # the seats are rotated: Bo (the second player) starts, then Ana
         place_anywhere(bo)
         place_anywhere(ana)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..bots import make_bot
-from ..game import Game, GameSetupError
+from ..game import Game, GameOptions, GameSetupError
 from ..standings import TableSettings
 from .outbox import Principal
 from .protocol import (
@@ -151,7 +151,7 @@ class GameServer:
 
     async def store_game(
         self,
-        options: Any,
+        options: GameOptions,
         stored_seats: list[dict[str, Any]],
         hotseat_digest: str | None,
         creator: str,
