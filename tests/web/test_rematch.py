@@ -5,6 +5,7 @@ old game; counted as the asker's new game (caps, rate limit); on both backends."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -317,3 +318,29 @@ def test_two_servers_offer_the_rematch_and_make_it_once(pg_url: str) -> None:
     with psycopg.connect(pg_url) as conn:
         (games,) = conn.execute("SELECT COUNT(*) FROM games").fetchone()  # type: ignore[misc]
     assert games == 4  # two finished games and one rematch of each
+
+
+def test_a_rematch_made_while_news_was_missed_is_offered_when_read_again(tmp_path: Path) -> None:
+    """A process that may have missed news (its listening connection broke) reads whether
+    another made the rematch of its finished rooms, and offers it (who asked is not known)."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(db, bot_delay=0)) as client:
+        old = finished(client)
+        with client.websocket_connect(f"/ws/{old['id']}") as ana_ws:
+            greet(ana_ws, old["seats"][0]["token"])
+            elsewhere = open_storage(db)  # as another process would store it
+            try:
+                elsewhere.create_game("made-elsewhere", {}, [], None, rematch_of=(old["id"], 2))
+            finally:
+                elsewhere.close()
+            server = client.app.state.server  # type: ignore[attr-defined]
+
+            async def missed_news() -> None:
+                server.hear(None)
+                await asyncio.gather(*server._catching_up)
+
+            client.portal.call(missed_news)  # type: ignore[union-attr]
+            ana_ws.send_json({"type": "ping"})  # its pong comes after the offer, if any
+            assert next_of(ana_ws, "rematch") == {
+                "type": "rematch", "game": "made-elsewhere", "by": None, "seats": [2]
+            }  # fmt: skip
