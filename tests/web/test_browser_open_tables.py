@@ -70,6 +70,7 @@ def test_two_strangers_meet_through_the_list_and_play_a_move_each(
         table.locator("[data-join='1']").tap()
         table.locator("input[name='join-name']").fill("Bo")
         shot(bo, "open-tables-list-phone")
+        assert bo.evaluate("document.documentElement.scrollWidth") <= 390  # fits the phone
         table.locator("[data-take-seat='1']").tap()
         bo.wait_for_url(f"**/#/play/{game_id}/**")
         expect(bo.locator("[data-waiting]")).to_have_count(0)
@@ -77,6 +78,7 @@ def test_two_strangers_meet_through_the_list_and_play_a_move_each(
         # Ana's page hears the seat taken: the game starts, with Bo's name on it
         expect(ana.locator("[data-waiting]")).to_have_count(0)
         expect(ana.locator(".sidebar")).to_contain_text("Bo")
+        shot(ana, "open-tables-started")
         place_anywhere(ana)
         expect(bo.locator(".hl-legal").first).to_be_attached(timeout=15_000)
         shot(bo, "open-tables-game-phone")

@@ -11,6 +11,10 @@ import { seatName } from "./panels.js";
 import { COLOURS, rememberGame, watchLink } from "./lobby.js";
 import { PRESETS } from "./timecontrol.js";
 
+// The server's page size (opentables.PAGE_SIZE), and how often the list is read again.
+const PAGE_SIZE = 20;
+const REFRESH_MS = 20_000;
+
 /** Take the open `seat` of game `id` as `name`; on success the page goes to the seat. Returns an
  * error's text, or null. */
 async function takeSeat(id, seat, name) {
@@ -120,7 +124,12 @@ export function mountTables(container) {
   api("/api/meta").then((meta) => { state.meta = meta; render(); }).catch(() => {});
   render();
   load();
-  return { relabel: render };
+  // New tables come while a visitor looks: the first page is read again now and then, unless a
+  // seat is being taken or more pages were read (a refresh would drop them).
+  const timer = setInterval(() => {
+    if (!state.joining && !(state.tables.length > PAGE_SIZE)) load();
+  }, REFRESH_MS);
+  return { relabel: render, destroy: () => clearInterval(timer) };
 }
 
 /**
