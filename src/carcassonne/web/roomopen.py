@@ -71,18 +71,17 @@ class RoomOpenSeats:
                 log.exception("game %s: cannot store a seat taken", room.id)
                 raise ProtocolError.of("join_not_saved") from None
             self.heard(seats)
+            room.broadcast()
         room.kick_bots()
         return token
 
     def heard(self, stored: list[dict[str, Any]]) -> bool:
         """The seats as stored (perhaps by another process): the open seats taken there are
-        taken here, and everyone is told; whether any was."""
+        taken here; whether any was (the caller tells everyone)."""
         room = self.room
         changed = False
         for i, seat in enumerate(stored[: len(room.seats)]):
             if room.seats[i]["kind"] == "open" and seat.get("kind") == "human":
                 room.seats[i] = seat  # the stored game's list itself
                 changed = True
-        if changed:
-            room.broadcast()
         return changed
