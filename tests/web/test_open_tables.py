@@ -295,3 +295,23 @@ def test_a_table_that_never_fills_expires_after_30_minutes(games_db: str) -> Non
     assert why[2] is not None and "nobody joined it or moved" in why[2]
     assert storage.count_unfinished() == 0
     storage.close()
+
+
+def test_a_waiting_table_refuses_seat_changes_and_runs_no_clock(games_db: str) -> None:
+    app = create_app(games_db, bot_delay=0, limits=GENEROUS)
+    table = {"clock": {"kind": "real-time", "initial_ms": 60_000, "increment_ms": 0}}
+    with client_at(app) as client:
+        created = create(client, ANA_AND_OPEN, table=table)
+        game_id, token = created["id"], created["seats"][0]["token"]
+        resign = client.post(
+            f"/api/games/{game_id}/seat", headers=auth(token), json={"change": "resign", "ply": 0}
+        )
+        assert resign.status_code == 409 and resign.json()["reason"] == "table_waiting"
+        state = client.get(f"/api/games/{game_id}/state", headers=auth(token)).json()
+        assert state["may"] == {"resign": False, "return": False, "stand_in": []}
+        assert state["clocks"]["running"] is None and state["clocks"]["deadline_ms"] is None
+        with client.websocket_connect(f"/ws/{game_id}") as ws:
+            hello(ws, token)
+            ws.send_json({"type": "hint", "ply": 0})
+            assert ws.receive_json()["code"] == "table-waiting"
+    assert open_storage(games_db).load_game(game_id).changes == []
