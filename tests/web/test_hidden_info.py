@@ -53,6 +53,8 @@ def hidden_leaks(message: dict[str, Any], chip_squares: set[tuple[int, int]]) ->
     """What in ``message`` (sent to seat 0) seat 0 must not know; ``chip_squares`` are where
     the map chips lay at the start (the server's truth)."""
     leaks = []
+    if message["type"] == "tables":
+        return tables_leaks(message)
     view = message.get("view", {})
     aids = message.get("aids")
     if aids is not None:
@@ -95,6 +97,65 @@ def hidden_leaks(message: dict[str, Any], chip_squares: set[tuple[int, int]]) ->
         if set(placement) != PLACEMENT_KEYS or "chip" in json.dumps(placement):
             leaks.append(f"a placement tells more than its tile and figure: {placement}")
     return leaks
+
+
+#: what no entry of the open tables' list may hold (issue 25): the setup's secrets
+SECRET_KEYS = {"seed", "stack", "digest", "token", "hotseat_digest", "creator", "tokens"}
+
+
+def tables_leaks(page: dict[str, Any]) -> list[str]:
+    """What the open tables' list (a page of ``GET /api/tables``, given ``"type": "tables"``)
+    tells beyond a game's public setup: no tile id (nothing is placed yet, so any would be the
+    stack's), no secret key, nothing of a seat but its public description."""
+    leaks = [f"the list names tile {tile}" for tile in TILE_ID.findall(json.dumps(page))]
+    for table in page["tables"]:
+        keys = {key for key in _keys(table)}
+        leaks += [f"table {table['id']} holds {key!r}" for key in sorted(keys & SECRET_KEYS)]
+        for seat in table["seats"]:
+            if set(seat) != {"seat", "name", "kind", "bot", "think", "default_name"}:
+                leaks.append(f"a seat of table {table['id']} tells {sorted(seat)}")
+    return leaks
+
+
+def _keys(data: Any) -> set[str]:
+    """Every key of every object in ``data``."""
+    if isinstance(data, dict):
+        return set(data).union(*(_keys(value) for value in data.values()))
+    if isinstance(data, list):
+        return set().union(*(_keys(value) for value in data))
+    return set()
+
+
+def test_the_open_tables_list_tells_no_secret(tmp_path: Path) -> None:
+    app = create_app(tmp_path / "games.sqlite3", bot_delay=0)
+    seed = 987_654_321_123
+    with TestClient(app) as client:
+        created = client.post(
+            "/api/games",
+            json={
+                "seats": [{"kind": "human", "name": "Ana"}, {"kind": "open"}],
+                "options": {"bets": True, "map": "france", "map_chips": True, "seed": seed},
+                "listed": True,
+            },
+        ).json()
+        with_stack = client.post(
+            "/api/games",
+            json={
+                "seats": [{"kind": "open"}, {"kind": "bot", "bot": "random"}],
+                "options": {"stack": ["base/E", "base/U"]},
+                "listed": True,
+            },
+        ).json()
+        page = client.get("/api/tables").json()
+    text = json.dumps(page)
+    assert [t["id"] for t in page["tables"]] == [with_stack["id"], created["id"]]
+    assert hidden_leaks({"type": "tables", **page}, set()) == []
+    assert str(seed) not in text and created["seats"][0]["token"] not in text
+    # the test sees what it guards: a stack's tiles, a key that is secret
+    assert tables_leaks({"tables": [{"id": "g", "seats": [], "seed": 1}], "x": "base/E"}) == [
+        "the list names tile base/E",
+        "table g holds 'seed'",
+    ]
 
 
 def test_seat_never_receives_hidden_information(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ Routes (details and message formats in ``docs/web.md``)::
     POST /api/games/{id}/actions    act for the caller's seat
     POST /api/games/{id}/seat       resign, take the seat back, hand a seat to the stand-in
     POST /api/games/{id}/rematch    play a finished game again -> the new game's id
+    POST /api/games/{id}/join       take an open seat -> its secret token
+    GET  /api/tables                the listed tables waiting for players (a page)
     GET  /api/games/{id}/record     the game record (finished games only)
     GET  /api/games/{id}/replay     replay frames (finished games only)
     POST /api/replay                replay frames of an uploaded record
@@ -47,6 +49,7 @@ from .database import open_storage
 from .errors import RateLimited, error_response
 from .guards import LOCAL_HOST_NAMES, CrossSiteGuard, SecurityHeaders
 from .headerlimits import HeaderLimits
+from .opentables import parse_cursor, parse_join, parse_listed, tables_page
 from .outbox import Connection, encode
 from .protocol import (
     MAX_MESSAGE_BYTES,
@@ -198,7 +201,7 @@ async def create_game(request: Request) -> Response:
     data = await _json_body(request)
     if not isinstance(data, dict):
         raise ProtocolError.of("request_not_object")
-    unknown = set(data) - {"seats", "options", "hotseat", "table"}
+    unknown = set(data) - {"seats", "options", "hotseat", "table", "listed"}
     if unknown:
         raise ProtocolError.of("request_unknown_keys", keys=sorted(unknown))
     seats = parse_seats(data.get("seats"))
@@ -207,7 +210,10 @@ async def create_game(request: Request) -> Response:
     hotseat = data.get("hotseat", False)
     if not isinstance(hotseat, bool):
         raise ProtocolError.of("hotseat_not_boolean")
-    room, links = await _server(request).create(seats, options, hotseat, client_key(request), table)
+    listed = parse_listed(data, seats, hotseat)
+    room, links = await _server(request).create(
+        seats, options, hotseat, client_key(request), table, listed
+    )
     return JSONResponse({**links, "game": room.public_info()}, status_code=201, headers=PRIVATE)
 
 
@@ -259,6 +265,21 @@ async def game_rematch(request: Request) -> Response:
         status_code=201 if made else 200,
         headers=PRIVATE,
     )
+
+
+async def game_join(request: Request) -> Response:
+    seat, name = parse_join(await _json_body(request))
+    room = await _room(request)
+    token = await room.open_seats.take(seat, name)
+    await _server(request).opened(room, room.authorise(token), client_key(request))
+    body = {"id": room.id, "seat": seat, "token": token}
+    return JSONResponse(body, status_code=201, headers=PRIVATE)
+
+
+async def open_tables(request: Request) -> Response:
+    cursor = parse_cursor(request.query_params.get("page"))
+    storage = _server(request).storage
+    return JSONResponse(await storage.run(tables_page, storage, cursor))
 
 
 def _encode(data: Any) -> bytes:
@@ -527,6 +548,8 @@ def create_app(
         Route("/api/games/{game_id}/actions", _api(game_actions, "action"), methods=["POST"]),
         Route("/api/games/{game_id}/seat", _api(game_seat, "seat"), methods=["POST"]),
         Route("/api/games/{game_id}/rematch", _api(game_rematch, "create"), methods=["POST"]),
+        Route("/api/games/{game_id}/join", _api(game_join, "join"), methods=["POST"]),
+        Route("/api/tables", _api(open_tables, "read")),
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
         Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),
@@ -554,6 +577,7 @@ def create_app(
             "hint",
             "seat",
             "chat",
+            "join",
         )
     }
     app.state.replays = replay.ReplayCache()

@@ -50,7 +50,17 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     # the seats and options of a new game
     "seat_count": ("bad-message", "'seats' must be a list of {low} to {high} seats"),
-    "seat_kind": ("bad-message", "seat {seat}: 'kind' must be 'human' or 'bot'"),
+    "seat_kind": ("bad-message", "seat {seat}: 'kind' must be 'human', 'bot' or 'open'"),
+    "seat_open_named": ("bad-message", "seat {seat}: an open seat has no name until taken"),
+    "listed_not_boolean": ("bad-message", "'listed' must be true or false"),
+    "listed_without_open_seat": (
+        "bad-message",
+        "only a table with an open seat may be listed on the open tables page",
+    ),
+    "hotseat_open_seat": (
+        "bad-message",
+        "a hotseat game has no open seats: its players sit at one screen",
+    ),
     "seat_not_bot": ("bad-message", "seat {seat}: only a bot seat has a 'bot'"),
     "seat_name": ("bad-message", "seat {seat}: 'name' must be text of at most {max} chars"),
     "seat_bot_unknown": ("bad-message", "seat {seat}: 'bot' must be one of {bots}"),
@@ -93,6 +103,11 @@ ERRORS: dict[str, tuple[str, str]] = {
         "this server already runs {games} unfinished games, its limit; "
         "try again when some have ended",
     ),
+    "too_many_open_tables": (
+        "too-many-open-tables",
+        "you already have {tables} listed tables waiting for players, the limit per address; "
+        "wait until they fill or expire",
+    ),
     "too_many_connections": ("too-many-connections", "the server has too many connections open"),
     "too_many_from_address": ("too-many-connections", "too many connections from this address"),
     # who is asking
@@ -129,6 +144,18 @@ ERRORS: dict[str, tuple[str, str]] = {
     # play again
     "rematch_request": ("bad-message", "the request to play again takes no body, or {{}}"),
     "rematch_not_over": ("not-allowed", "only a game that is over can be played again"),
+    # open tables: taking a seat, the list
+    "join_request": ("bad-message", 'the request must be {{"seat": n, "name": "..."}}'),
+    "join_seat": ("bad-message", "'seat' must be a seat number from 0 to {high}"),
+    "seat_taken": ("seat-taken", "seat {seat} is not open: someone took it first"),
+    "join_ended": ("game-over", "this game has ended: its seats can no longer be taken"),
+    "join_not_saved": ("server", "the server could not save your seat; try again"),
+    "bad_cursor": ("bad-message", "'page' must be the 'next' of an earlier page of tables"),
+    "table_waiting": (
+        "table-waiting",
+        "the table is waiting for players (seats {seats} are open): the game starts once "
+        "they are taken",
+    ),
     # moves
     "action_count": ("bad-message", "'actions' must be a list of 1 to {max} actions"),
     "bad_action": ("bad-message", "action {action}: {detail}"),
@@ -289,6 +316,7 @@ HTTP_STATUS = {
     "rate-limited": 429,
     "server": 500,
     "too-many-games": 503,
+    "too-many-open-tables": 503,
     "too-many-connections": 503,
 }
 

@@ -45,7 +45,8 @@ MAX_SAFE_INTEGER = 2**53 - 1
 #: a record saved from such a page would then replay another shuffle
 MAX_SEED = MAX_SAFE_INTEGER
 MAX_PLY = 10**6
-SEAT_KINDS = ("human", "bot")
+#: a seat of kind ``open`` waits for a player to take it (an open table: docs/web.md)
+SEAT_KINDS = ("human", "bot", "open")
 #: think times a web client may give a bot (seconds per decision)
 MIN_WEB_THINK, MAX_WEB_THINK = 0.1, 2.0
 #: the think times the lobby offers for the bots that think (the expert)
@@ -181,7 +182,8 @@ def parse_bot_seat(spec: Any, seat: int) -> str:
 
 
 def parse_seats(data: Any) -> list[dict[str, Any]]:
-    """``[{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}]`` → seat records."""
+    """``[{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "random"}, {"kind":
+    "open"}]`` → seat records (an open seat has no name until a player takes it)."""
     if not isinstance(data, list) or not MIN_PLAYERS <= len(data) <= MAX_PLAYERS:
         raise ProtocolError.of("seat_count", low=MIN_PLAYERS, high=MAX_PLAYERS)
     seats = []
@@ -196,14 +198,23 @@ def parse_seats(data: Any) -> list[dict[str, Any]]:
             bot = parse_bot_seat(bot, i + 1)
         elif bot is not None:
             raise ProtocolError.of("seat_not_bot", seat=i + 1)
-        name = seat.get("name")
-        if name is None:
-            name = ""
-        if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
-            raise ProtocolError.of("seat_name", seat=i + 1, max=MAX_NAME_LENGTH)
-        name = name.strip() or default_seat_name(i, kind, bot)
+        if kind == "open":
+            if seat.get("name") not in (None, ""):
+                raise ProtocolError.of("seat_open_named", seat=i + 1)
+            seats.append({"kind": "open", "bot": None, "name": ""})
+            continue
+        name = parse_seat_name(seat.get("name"), i, kind, bot)
         seats.append({"kind": kind, "bot": bot, "name": name})
     return seats
+
+
+def parse_seat_name(name: Any, index: int, kind: str = "human", bot: str | None = None) -> str:
+    """A seat's name as given (None or blank: the seat's default, :func:`default_seat_name`)."""
+    if name is None:
+        name = ""
+    if not isinstance(name, str) or len(name) > MAX_NAME_LENGTH:
+        raise ProtocolError.of("seat_name", seat=index + 1, max=MAX_NAME_LENGTH)
+    return name.strip() or default_seat_name(index, kind, bot)
 
 
 def parse_options(data: Any, players: int) -> GameOptions:

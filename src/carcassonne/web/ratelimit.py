@@ -47,6 +47,8 @@ class RateLimits:
     seat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=10))
     #: chat lines, over all of a client's games and both chats: each is stored and sent on
     chat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=5))
+    #: taking an open seat (``POST /api/games/{id}/join``)
+    join: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=5))
 
 
 MAX_CLIENTS = 10_000

@@ -45,7 +45,7 @@ def checked_seats(seats: Any, players: int) -> list[dict[str, Any]]:
     for i, seat in enumerate(seats):
         if not (
             isinstance(seat, dict)
-            and seat.get("kind") in ("human", "bot")
+            and seat.get("kind") in ("human", "bot", "open")
             and isinstance(seat.get("name"), str)
             and isinstance(seat.get("digest"), str | None)
         ):

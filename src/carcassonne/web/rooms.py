@@ -11,10 +11,9 @@ moves of one game (and the catching up with moves made elsewhere) from interleav
 processes may serve one game (PostgreSQL): the database stores each ply once, the process that
 comes second answers ``stale``, and each process hears of moves made elsewhere
 (:meth:`.server.GameServer.start` listens) and pushes them to its clients.
-A game's bots are played by the one process holding their lease (:mod:`.roombots`), and so
-are its stand-ins and the deadline of its clock; who plays each seat, the clocks and the seat
-changes are the room's table (:mod:`.roomtable`), computed from the stored times of actions and
-seat changes.  A stored game is read back through the checks of :mod:`.roomload`.
+A game's bots, stand-ins and clock deadline are played by the one process holding their lease
+(:mod:`.roombots`); who plays each seat, the clocks and seat changes are the room's table
+(:mod:`.roomtable`), its open seats :mod:`.roomopen`; :mod:`.roomload` checks a stored game.
 
 Each client gets only ``game.view(seat)`` for the seat it holds (``None`` for spectators) plus
 public events, so hidden information (other seats' bets, face-down map chips, the stack order)
@@ -57,6 +56,7 @@ from .roombots import RoomBots
 from .roomchat import RoomChat
 from .roomhints import RoomHints
 from .roomload import GameLoadError, checked_seats, decoded, public_reason
+from .roomopen import RoomOpenSeats
 from .roomtable import RoomTable
 from .storage import (
     News,
@@ -108,15 +108,12 @@ class Room:
         self.hints_used: list[tuple[int, int]] = list(stored.hints)
         #: encoded messages of the current state (by perspective), dropped at every change
         self._texts: dict[Any, str] = {}
-        #: set once the server has dropped this room from memory: it must not act any more
-        self.evicted = False
-        #: set when stored actions no longer replay (an engine change, a damaged database):
-        #: the game is frozen, shown as it was before that action
+        self.evicted = False  # the server dropped this room from memory: it must not act
+        #: why stored actions no longer replay (an engine change, a damaged database): frozen
         self.broken: str | None = None
-        #: set when the game was ended unfinished (abandoned, or its place was needed)
-        self.expired: str | None = stored.expired
-        #: the seats' chat and the spectators'
-        self.chat = RoomChat(self, stored.chat)
+        self.expired: str | None = stored.expired  # ended unfinished (abandoned, or no room)
+        #: the seats' chat and the spectators'; the seats open, waiting for players
+        self.chat, self.open_seats = RoomChat(self, stored.chat), RoomOpenSeats(self)
         self.rematch = RoomRematch(self, stored.rematch)
         # Stored data may come from an older version or a damaged file and can fail in any
         # way; one such game must not stop the server from starting or serving the others.
@@ -199,8 +196,8 @@ class Room:
 
     @property
     def live(self) -> bool:
-        """Whether the game may still go on."""
-        return not (self.game.is_over or self.frozen)
+        """Whether the game may still go on now (not while it waits for players)."""
+        return not (self.game.is_over or self.frozen or self.open_seats.waiting)
 
     @property
     def watched(self) -> bool:
@@ -276,6 +273,7 @@ class Room:
             "online": sorted(self._online()),
             "broken": self.frozen,
             "hints_used": [{"seat": s, "ply": p} for s, p in self.hints_used],
+            "waiting": self.open_seats.waiting,
             "rematch": self.rematch.game_id,
             **self.table.state(seat),
         }
@@ -363,6 +361,7 @@ class Room:
             raise ProtocolError.of("game_expired", why=self.expired)
         if self.game.is_over:
             raise ProtocolError.of("game_over")
+        self.open_seats.refuse_while_waiting()
         if ply is not None and ply != len(self.game.history):
             raise ProtocolError.of("stale_ply", ply=len(self.game.history), sent=ply)
 
@@ -511,7 +510,7 @@ class Room:
         have = len(self.stored.actions)
         moves: list[tuple[int, dict[str, Any]]] = []
         times: list[int] = []
-        expired = None
+        expired, seats_taken = None, False
         hints = self.hints_used
         changes = self.stored.changes
         timed_news = news is not None and len(news.times) == len(news.moves)
@@ -533,6 +532,7 @@ class Room:
                 return
             moves, times, expired = since.moves, since.times, since.expired
             hints, changes = since.hints, since.changes
+            seats_taken = self.open_seats.heard(since.seats)
         if not self.broken:
             try:
                 replay_onto(self.game, decoded(moves))
@@ -554,7 +554,7 @@ class Room:
         self.stored.changes = changes
         if moves or changes_changed:
             self.table.feed()
-        if moves or expired or hints_changed or changes_changed:
+        if moves or expired or hints_changed or changes_changed or seats_taken:
             self.broadcast()
             self.kick_bots()
 

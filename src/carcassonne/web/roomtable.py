@@ -83,7 +83,7 @@ class RoomTable:
         """Whether ``game`` (the room's, or a trial of it), after ``change`` if any, needs the
         process holding its lease: a bot or stand-in is to move, or a person's clock runs (its
         deadline is acted on)."""
-        if game.is_over or self.room.frozen:
+        if game.is_over or self.room.frozen or self.room.open_seats.waiting:
             return False
         if self.bot_spec(game.to_move, change) is not None:
             return True

@@ -22,6 +22,7 @@ from typing import Any
 from ..bots import make_bot
 from ..game import Game, GameOptions, GameSetupError
 from ..standings import TableSettings
+from .opentablesdb import count_listed_waiting, waiting_since
 from .outbox import Principal
 from .protocol import (
     MAX_SEED,
@@ -60,6 +61,10 @@ EXPIRE_AFTER = 7 * 24 * 3600.0
 #: default seconds after which a game nobody took up expires (no person moved in it, nobody
 #: but its creator opened a seat): what a flood of games costs the server, and newcomers
 UNCLAIMED_EXPIRE_AFTER = 15 * 60.0
+#: default seconds after which a table still waiting for players (a seat open) expires
+WAITING_EXPIRE_AFTER = 30 * 60.0
+#: listed tables waiting for players that one address may have at once
+MAX_LISTED_PER_ADDRESS = 3
 #: rooms nobody is connected to kept in memory (least recently used beyond are dropped)
 MAX_IDLE_ROOMS = 64
 #: seconds an unused room stays in memory at most
@@ -87,6 +92,7 @@ class GameServer:
         max_games_per_address: int = MAX_GAMES_PER_ADDRESS,
         expire_after: float | None = EXPIRE_AFTER,
         expire_unclaimed_after: float | None = UNCLAIMED_EXPIRE_AFTER,
+        expire_waiting_after: float = WAITING_EXPIRE_AFTER,
         max_idle_rooms: int = MAX_IDLE_ROOMS,
         clock: Callable[[], float] = time.time,
         wall_clock: Callable[[], int] = now_ms,
@@ -101,6 +107,8 @@ class GameServer:
         self.expire_after = expire_after
         #: seconds after which a game nobody took up ends (None: as any other game)
         self.expire_unclaimed_after = expire_unclaimed_after
+        #: seconds after which a table with a seat still open ends (from its creation)
+        self.expire_waiting_after = expire_waiting_after
         self.max_idle_rooms = max_idle_rooms
         #: seconds since the epoch (tests pass their own)
         self.clock = clock
@@ -125,10 +133,12 @@ class GameServer:
         hotseat: bool,
         creator: str = "",
         table: TableSettings | None = None,
+        listed: bool = False,
     ) -> tuple[Room, dict[str, Any]]:
         """Create and store a game for the client ``creator`` (its address group: see
-        :func:`.app.client_key`) at ``table`` (default: untimed); returns the room and the
-        secret links (shown once)."""
+        :func:`.app.client_key`) at ``table`` (default: untimed), ``listed`` on the open
+        tables' list; returns the room and the secret links (shown once; an open seat has
+        none until taken)."""
         tokens: dict[int, str] = {}
         stored_seats = []
         hotseat_token = _new_token() if hotseat else None
@@ -140,7 +150,7 @@ class GameServer:
             stored_seats.append({**seat, "digest": digest})
         hotseat_digest = token_digest(hotseat_token) if hotseat_token else None
         room = await self.store_game(
-            options, stored_seats, hotseat_digest, creator, table or TableSettings()
+            options, stored_seats, hotseat_digest, creator, table or TableSettings(), listed=listed
         )
         secrets_out = {
             "id": room.id,
@@ -157,11 +167,13 @@ class GameServer:
         creator: str,
         table: TableSettings,
         rematch_of: tuple[str, int] | None = None,
+        listed: bool = False,
     ) -> Room:
         """Store a new game of these seats (as stored: their token digests made) for the client
         ``creator`` under a fresh id, with a random seed unless ``options`` chose one, once the
-        engine and the caps accept it; its room, its bots started.  ``rematch_of`` as in
-        :meth:`.storage.Storage.create_game` (which raises :class:`.storage.RematchTaken`)."""
+        engine and the caps accept it; its room, its bots started.  ``rematch_of`` and
+        ``listed`` as in :meth:`.storage.Storage.create_game` (which raises
+        :class:`.storage.RematchTaken`)."""
         seed_chosen = options.seed is not None
         if not seed_chosen:
             options = options.with_(seed=secrets.randbelow(MAX_SEED))
@@ -181,10 +193,19 @@ class GameServer:
         creator_id = creator_digest(creator)
         try:
             await self._make_room_for(creator_id)
+            listed_now = (
+                await self.storage.run(count_listed_waiting, self.storage, creator_id)
+                if listed
+                else 0
+            )
         except StorageError:
             log.exception("cannot count the unfinished games")
             raise ProtocolError.of("cannot_create_now") from None
-        bot_first = stored_seats[first.to_move]["kind"] == "bot"
+        if listed_now >= MAX_LISTED_PER_ADDRESS:
+            raise ProtocolError.of("too_many_open_tables", tables=listed_now)
+        # a table waiting for players starts once the last seat is taken (.roomopen)
+        waiting = any(seat["kind"] == "open" for seat in stored_seats)
+        bot_first = stored_seats[first.to_move]["kind"] == "bot" and not waiting
         # An id taken already (one chance in 2**48) is refused by the database: draw another.
         for attempt in range(ID_ATTEMPTS):
             game_id = secrets.token_urlsafe(6)
@@ -198,6 +219,7 @@ class GameServer:
                     creator_id,
                     bot_turn=bot_first,
                     rematch_of=rematch_of,
+                    listed=listed,
                 )
                 break
             except StorageConflict:
@@ -324,7 +346,8 @@ class GameServer:
     async def expire_abandoned(self) -> None:
         """End the unfinished games nobody has moved in for :attr:`expire_after` seconds, and
         those nobody took up for :attr:`expire_unclaimed_after` seconds (someone connected
-        or not: only its creator ever came)."""
+        or not: only its creator ever came), and the tables with a seat still open
+        :attr:`expire_waiting_after` seconds after their creation."""
         if self.expire_unclaimed_after is not None:
             unclaimed = await self.storage.run(
                 self.storage.idle_since, self.clock() - self.expire_unclaimed_after, True
@@ -334,6 +357,12 @@ class GameServer:
                 await self._expire(
                     unclaimed, f"it expired: nobody joined it or moved for {minutes:g} minutes"
                 )
+        waited = await self.storage.run(
+            waiting_since, self.storage, self.clock() - self.expire_waiting_after
+        )
+        if waited:
+            minutes = self.expire_waiting_after / 60
+            await self._expire(waited, f"it expired: its open seats waited {minutes:g} minutes")
         if self.expire_after is None:
             return
         abandoned = await self.storage.run(

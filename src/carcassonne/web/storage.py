@@ -117,6 +117,8 @@ class Since:
     #: every hint used, and every seat change (as :attr:`StoredGame.changes`)
     hints: list[tuple[int, int]]
     changes: list[dict[str, Any]]
+    #: the seats as stored (an open seat taken elsewhere: :mod:`.opentablesdb`)
+    seats: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -282,12 +284,15 @@ class Storage:
         creator: str = "",
         bot_turn: bool = False,
         rematch_of: tuple[str, int] | None = None,
+        listed: bool = False,
     ) -> None:
         """Store a new game; ``creator`` is :func:`creator_digest` of its creator's address,
-        ``bot_turn`` whether a bot makes the first move.  ``rematch_of`` (a finished game's id,
-        the seat asking): the game is that one's "Play again", kept with it in the same
-        transaction only if it has none yet, else :class:`RematchTaken` names the one it has
-        (a second asker, in any process, waits for the first's row lock and then sees it)."""
+        ``bot_turn`` whether a bot makes the first move, ``listed`` whether the table is on the
+        open tables' list (its seats of kind ``open`` are counted: :mod:`.opentablesdb`).
+        ``rematch_of`` (a finished game's id, the seat asking): the game is that one's "Play
+        again", kept with it in the same transaction only if it has none yet, else
+        :class:`RematchTaken` names the one it has (a second asker, in any process, waits for
+        the first's row lock and then sees it)."""
         now = time.time()
         with self._transaction(f"game {game_id}") as db:
             if rematch_of is not None:
@@ -301,7 +306,7 @@ class Storage:
                 self._announce_rematch(db, old_id, (game_id, rematch_of[1]))
             db.execute(
                 "INSERT INTO games (id, created, options, seats, hotseat_digest, updated, creator, "
-                "bot_turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "bot_turn, listed, open_seats) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
                     now,
@@ -311,6 +316,8 @@ class Storage:
                     now,
                     creator,
                     int(bot_turn),
+                    int(listed),
+                    sum(1 for seat in seats if seat["kind"] == "open"),
                 ),
             )
 
@@ -495,10 +502,11 @@ class Storage:
         """Unfinished games nobody has moved in since ``cutoff`` (seconds since the epoch);
         with ``unclaimed``, only those nobody took up.  Otherwise a game a process tends
         (``bot_turn``: a bot or stand-in to move, or a clock running) is not idle: it goes on by
-        itself, and a turn-based bank may be longer than the expiry."""
+        itself, and a turn-based bank may be longer than the expiry.  A table waiting for
+        players has an expiry of its own (:func:`.opentablesdb.waiting_since`)."""
         rows = self._rows(
             "SELECT id FROM games WHERE finished=? AND updated < ? AND claimed <= ? "
-            "AND bot_turn <= ?",
+            "AND bot_turn <= ? AND open_seats = 0",
             UNFINISHED,
             cutoff,
             0 if unclaimed else 1,
@@ -580,7 +588,7 @@ class Storage:
         """The actions stored from ``ply`` on (up to the first that is not JSON), why the game
         expired, every hint used and every seat change: what a process learns of changes
         made elsewhere."""
-        status = self._rows("SELECT finished, expired FROM games WHERE id=?", game_id)
+        status = self._rows("SELECT finished, expired, seats FROM games WHERE id=?", game_id)
         rows = self._rows(
             "SELECT seat, action, at_ms FROM actions WHERE game_id=? AND ply >= ? ORDER BY ply",
             game_id,
@@ -588,7 +596,10 @@ class Storage:
         )
         expired = status[0][1] if status and status[0][0] == EXPIRED else None
         moves, times, _ = _decode_actions(rows)
-        return Since(moves, times, expired, self._hints(game_id), self._seat_changes(game_id))
+        seats = json.loads(status[0][2]) if status else []
+        return Since(
+            moves, times, expired, self._hints(game_id), self._seat_changes(game_id), seats
+        )
 
     def unfinished_game_ids(self) -> list[str]:
         rows = self._rows("SELECT id FROM games WHERE finished=? ORDER BY created", UNFINISHED)

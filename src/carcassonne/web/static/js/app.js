@@ -5,6 +5,7 @@
 //   #/watch/<id>           watch as a spectator
 //   #/replay[/<id>]        replay a finished game or an uploaded record
 //   #/rules                rules summary and the tiles
+//   #/tables               the open tables: tables waiting for players, to join
 
 import { LANGUAGES, preferredLanguage, setLanguage, translatePage, language } from "./i18n.js";
 import { loadTiles } from "./tiles.js";
@@ -20,6 +21,7 @@ const ROUTES = [
   [/^#\/watch\/([\w-]+)$/, async () => (await import("./game.js")).mountGame],
   [/^#\/replay(?:\/([\w-]+))?$/, async () => (await import("./replay.js")).mountReplay],
   [/^#\/rules$/, async () => (await import("./rules.js")).mountRules],
+  [/^#\/tables$/, async () => (await import("./tables.js")).mountTables],
 ];
 
 async function route() {

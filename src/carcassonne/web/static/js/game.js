@@ -25,6 +25,7 @@ import { TurnAlert, playTick } from "./turnalert.js";
 import { ChatPanel } from "./chat.js";
 import { aidsPanel, drawHoles, drawFeatureTips } from "./aids.js";
 import { Rematch } from "./rematch.js";
+import { waitingPanel, seatsTaken } from "./tables.js";
 
 const ROTATIONS = [0, 90, 180, 270];
 const keyOf = (a) => JSON.stringify(a);
@@ -168,6 +169,10 @@ class GameScreen {
     this.rematch.stated(m);
     if (this.clocks) this.clocks.set(m.clocks);
     this.render();
+    seatsTaken(this.gameId, this.info, m).then((seats) => {
+      if (seats) this.info.seats = seats;
+      if (seats) this.render();
+    });
   }
 
   /** Count the running clock down in its cell; in its last seconds (or hour), a seat of this
@@ -460,6 +465,8 @@ class GameScreen {
 
     if (this.state.broken) {
       this.setBanner(t("game.broken", { why: this.state.broken }), "");
+    } else if ((this.state.waiting || []).length) {
+      this.setBanner(t("waiting.title"), "");
     } else if (phase === "over") {
       const winners = (this.state.summary || {}).winners || [];
       this.setBanner(t("game.over", { who: winners.map((w) => seatName(seats, w)).join(", ") }), "over");
@@ -539,6 +546,8 @@ class GameScreen {
     // Taking one's seat back, or handing an absent one over, is what matters most then.
     const asked = this.seatActionsPanel();
     if (asked) panels.unshift(asked);
+    const waitingFor = waitingPanel(this.gameId, this.info, this.state, this.you, (e) => this.showError(e));
+    if (waitingFor) panels.unshift(waitingFor);
     const bets = betsPanel(this.info, view, this.state.perspective);
     if (bets) panels.push(bets);
     const wine = winePanel(this.info, view);
@@ -662,7 +671,7 @@ class GameScreen {
     } else if (phase === "over") {
       side.append(html("div", {}, t("turn.over")));
     } else {
-      side.append(html("div", { class: "turn-hint" }, mine ? t("turn.decide") : t("game.waiting", { who: seatName(this.info.seats, view.to_move) })));
+      side.append(html("div", { class: "turn-hint" }, mine ? t("turn.decide") : (this.state.waiting || []).length ? t("waiting.title") : t("game.waiting", { who: seatName(this.info.seats, view.to_move) })));
     }
     const tilesLeft = html("div", { class: "muted" }, view.current_tile ? t("turn.tile", { tile: tileName(view.current_tile) }) : "");
     return html("section", { class: "panel", "data-turn-panel": "", "data-turn-step": step },

@@ -10,7 +10,7 @@ import { seatName } from "./panels.js";
 import { defaultTable, tableRequest, tableSettings } from "./timecontrol.js";
 
 const GAMES_KEY = "carcassonne.games";
-const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
+export const COLOURS = ["blue", "yellow", "green", "pink", "red", "black"];
 const DEFAULT_BOT = "greedy";
 
 /** A remembered game: its seats (as the server describes them, so that names are shown in the
@@ -84,6 +84,8 @@ export function mountLobby(container) {
     variants: [],
     seed: "",
     hotseat: false,
+    // on the open tables page (#/tables): only with an open seat
+    listed: false,
     table: defaultTable(),
     created: null,
     error: null,
@@ -101,7 +103,7 @@ export function mountLobby(container) {
   }).catch(() => {});
 
   function seatRow(seat, i) {
-    const kinds = [["human", t("lobby.human")], ...state.bots.map((b) => [`bot:${b}`, t(`bot.${b}`)])];
+    const kinds = [["human", t("lobby.human")], ["open", t("lobby.open_seat")], ...state.bots.map((b) => [`bot:${b}`, t(`bot.${b}`)])];
     return html("div", { class: "seat-row", "data-seat-row": i },
       seatSwatch(i, COLOURS[i], t(`colour.${COLOURS[i]}`)),
       html("select", {
@@ -110,7 +112,7 @@ export function mountLobby(container) {
         onchange: (e) => { seat.kind = e.target.value; render(); },
       }, kinds.map(([value, label]) => html("option", { value, selected: seat.kind === value }, label))),
       thinkSelect(seat, i),
-      html("input", {
+      seat.kind === "open" ? html("span", { class: "muted open-seat-hint" }, t("lobby.open_seat_hint")) : html("input", {
         type: "text", maxlength: 24, name: `name-${i}`, value: seat.name,
         placeholder: seat.kind === "human" ? t("lobby.player_n", { n: i + 1 }) : t(`bot.${seat.kind.slice(4)}`),
         "aria-label": t("lobby.seat_name", { n: i + 1 }),
@@ -190,6 +192,8 @@ export function mountLobby(container) {
     return request;
   }
 
+  const hasOpenSeat = () => state.seats.some((s) => s.kind === "open");
+
   function botSpec(seat) {
     const name = seat.kind.slice(4);
     return state.thinkTimes[name] ? `${name}:seconds=${seat.think}` : name;
@@ -198,15 +202,17 @@ export function mountLobby(container) {
   async function create() {
     state.error = null;
     const body = {
-      seats: state.seats.map((s) => (s.kind === "human"
-        ? { kind: "human", name: s.name.trim() || null }
-        : { kind: "bot", bot: botSpec(s), name: s.name.trim() || null })),
+      seats: state.seats.map((s) => {
+        if (s.kind === "open") return { kind: "open" };
+        return s.kind === "human" ? { kind: "human", name: s.name.trim() || null } : { kind: "bot", bot: botSpec(s), name: s.name.trim() || null };
+      }),
       options: {
         ...optionsRequest(),
         map: state.options.map ? "france" : null,
         seed: typedSeed(state.seed),
       },
-      hotseat: state.hotseat,
+      hotseat: state.hotseat && !hasOpenSeat(),
+      listed: state.listed && hasOpenSeat(),
     };
     if (body.options.seed === undefined) {
       state.error = t("lobby.bad_seed", { max: Number.MAX_SAFE_INTEGER });
@@ -255,6 +261,7 @@ export function mountLobby(container) {
     const rows = [];
     if (c.hotseat_token) rows.push(linkRow(t("lobby.hotseat_link"), playLink(c.id, c.hotseat_token), "hotseat"));
     for (const s of c.seats) rows.push(linkRow(seatName(seats, s.seat), playLink(c.id, s.token), String(s.seat)));
+    if (seats.some((s) => s.kind === "open")) rows.push(linkRow(t("lobby.invite_link"), watchLink(c.id), null));
     rows.push(linkRow(t("lobby.spectator_link"), watchLink(c.id), null));
     const first = c.hotseat_token || (c.seats[0] && c.seats[0].token);
     return html("section", { class: "card", "data-created": c.id },
@@ -284,13 +291,18 @@ export function mountLobby(container) {
       tableSettings(state.table, render),
       html("div", { class: "row" },
         html("label", {}, html("input", {
-          type: "checkbox", name: "hotseat", checked: state.hotseat, disabled: humans < 2,
+          type: "checkbox", name: "hotseat", checked: state.hotseat && !hasOpenSeat(), disabled: humans < 2 || hasOpenSeat(),
           onchange: (e) => { state.hotseat = e.target.checked; },
         }), " ", t("lobby.hotseat")),
+        html("label", {}, html("input", {
+          type: "checkbox", name: "listed", checked: state.listed && hasOpenSeat(), disabled: !hasOpenSeat(),
+          onchange: (e) => { state.listed = e.target.checked; },
+        }), " ", t("lobby.listed")),
         html("label", {}, t("lobby.seed"), " ", html("input", {
           type: "text", inputmode: "numeric", name: "seed", value: state.seed, size: 10, placeholder: t("lobby.seed_random"),
           oninput: (e) => { state.seed = e.target.value; },
         }))),
+      hasOpenSeat() ? html("p", { class: "muted", "data-listed-hint": "" }, t("lobby.listed_hint")) : null,
       state.error ? html("p", { class: "error-box", role: "alert" }, state.error) : null,
       html("div", { class: "row", style: "margin-top:1rem" },
         html("button", { class: "primary", onclick: create, "data-create": "" }, t("lobby.create"))));

@@ -13,6 +13,7 @@ export function seatName(seats, seat) {
   if (seat === null || seat === undefined) return t("seat.nobody");
   const s = seats[seat];
   if (!s) return t("seat.n", { n: seat + 1 });
+  if (s.kind === "open") return t("tables.open_seat");
   if (!s.default_name) return s.name;
   if (s.kind !== "bot" || !s.bot) return t("lobby.player_n", { n: seat + 1 });
   const twins = seats.filter((o) => o.kind === "bot" && o.default_name && o.bot === s.bot);
