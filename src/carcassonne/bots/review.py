@@ -34,7 +34,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..formats.actions import action_to_json
 from ..game import Game
 from ..options import GameOptions
 from ..replaying import Move, replay
@@ -59,6 +58,8 @@ MAX_ITERATIONS = 2000
 
 #: ``progress(done, total)``: called before the first decision and after each one
 Progress = Callable[[int, int], None]
+#: an action as JSON (the edges hand in ``formats.actions.action_to_json``: bots know no format)
+ActionEncoder = Callable[[Any], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +87,13 @@ class Mark:
     def accuracy(self) -> float:
         return 100.0 * math.exp(-self.lost / ACCURACY_SCALE)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, encode: ActionEncoder) -> dict[str, Any]:
         return {
             "ply": self.ply,
             "turn": self.turn,
             "seat": self.seat,
-            "played": action_to_json(self.played),
-            "best": action_to_json(self.best),
+            "played": encode(self.played),
+            "best": encode(self.best),
             "played_points": self.played_points,
             "best_points": self.best_points,
             "lost": self.lost,
@@ -138,13 +139,15 @@ class Review:
         lost = [mark for mark in self.marks if mark.lost > 0]
         return sorted(lost, key=lambda m: (-m.lost, m.ply))[:limit]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, encode: ActionEncoder) -> dict[str, Any]:
+        """The review as one JSON document (what ``carcassonne review --json`` prints and the
+        web serves: docs/web.md)."""
         return {
             "seats": list(self.seats),
             "iterations": self.iterations,
             "seed": self.seed,
             "thresholds": {name: bound for name, bound in MARKS if math.isfinite(bound)},
-            "marks": [mark.to_json() for mark in self.marks],
+            "marks": [mark.to_json(encode) for mark in self.marks],
             "accuracy": {str(seat): self.accuracy(seat) for seat in self.seats},
             "counts": {str(seat): self.counts(seat) for seat in self.seats},
             "series": {str(seat): self.series(seat) for seat in self.seats},
