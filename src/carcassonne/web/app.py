@@ -14,6 +14,8 @@ Routes (details and message formats in ``docs/web.md``)::
     GET  /api/games/{id}/record     the game record (finished games only)
     GET  /api/games/{id}/replay     replay frames (finished games only)
     POST /api/replay                replay frames of an uploaded record
+    POST /api/games/{id}/review     start the review of a finished game
+    GET  /api/games/{id}/review     its progress, then the review
     WS   /ws/{id}                   live play: hello, act, preview, hint, ping, resign,
                                     return, stand-in
 """
@@ -61,6 +63,7 @@ from .protocol import (
     parse_table,
 )
 from .ratelimit import RateLimits, TokenBuckets
+from .reviews import Reviews
 from .rooms import Room
 from .server import (
     EXPIRE_AFTER,
@@ -277,6 +280,16 @@ async def game_replay(request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
+async def start_review(request: Request) -> Response:
+    reviews: Reviews = request.app.state.reviews
+    return JSONResponse(await reviews.start(await _room(request)), status_code=202)
+
+
+async def review_status(request: Request) -> Response:
+    reviews: Reviews = request.app.state.reviews
+    return JSONResponse(await reviews.status((await _room(request)).id))
+
+
 async def upload_replay(request: Request) -> Response:
     record = await _json_body(request)
     return Response(
@@ -480,6 +493,7 @@ def create_app(
         wall_clock=wall_clock,
     )
     limits = limits or RateLimits()
+    reviews = Reviews(storage, wall_clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -487,6 +501,7 @@ def create_app(
         try:
             yield
         finally:
+            reviews.stop()
             server.stop()
 
     routes = [
@@ -501,6 +516,8 @@ def create_app(
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
         Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),
+        Route("/api/games/{game_id}/review", _api(start_review, "review"), methods=["POST"]),
+        Route("/api/games/{game_id}/review", _api(review_status, "review")),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -525,7 +542,9 @@ def create_app(
             "hint",
             "seat",
             "chat",
+            "review",
         )
     }
+    app.state.reviews = reviews
     app.state.replays = replay.ReplayCache()
     return app

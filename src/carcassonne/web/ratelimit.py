@@ -47,6 +47,8 @@ class RateLimits:
     seat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=10))
     #: chat lines, over all of a client's games and both chats: each is stored and sent on
     chat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=5))
+    #: a game review's start and its progress polls (the computing is bounded per server)
+    review: Limit = field(default_factory=lambda: Limit(per_minute=60, burst=20))
 
 
 MAX_CLIENTS = 10_000
