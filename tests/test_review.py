@@ -91,6 +91,10 @@ def test_a_review_is_reproducible_and_reports_its_progress() -> None:
     )
     again = review(game.options, game.history, [0, 1], iterations=20)
     assert first.to_json(action_to_json) == again.to_json(action_to_json)
+    # turns as players count them: the first tile and its figure are turn 1, seat 1's are turn 2
+    assert [(m.ply, m.turn, m.seat) for m in first.marks[:4]] == [
+        (1, 1, 0), (2, 1, 0), (3, 2, 1), (4, 2, 1),
+    ]  # fmt: skip
     total = len(first.marks)
     assert heard == [(done, total) for done in range(total + 1)]
     assert total == len(decisions(game.options, game.history, [0, 1])) > 0

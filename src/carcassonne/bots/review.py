@@ -64,8 +64,9 @@ ActionEncoder = Callable[[Any], dict[str, Any]]
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """One reviewed decision: ``ply`` counts the game's actions from 1, ``turn`` is the game's
-    turn then; points are the seat's expected lead over the best other seat after the move."""
+    """One reviewed decision: ``ply`` counts the game's actions from 1, ``turn`` the tile turns
+    from 1 (as score events and players count them); points are the seat's expected lead over
+    the best other seat after the move."""
 
     ply: int
     turn: int
@@ -189,8 +190,10 @@ def review_decision(game: Game, played: Any, iterations: int, seed: int) -> Mark
     mine = next(h for h in hints if h.action == played)
     if mine.expected_points >= best.expected_points:  # a late entrant may rank above on fewer
         best = mine
+    # the turn as players count it: a tile about to be placed starts the next one
+    turn = game.turn + (game.phase == "tile")
     return Mark(
-        ply, game.turn, game.to_move, played, best.action, mine.expected_points,
+        ply, turn, game.to_move, played, best.action, mine.expected_points,
         best.expected_points,
     )  # fmt: skip
 

@@ -4,6 +4,7 @@
 //   #/play/<id>/<token>    play a seat (or every human seat of a hotseat game)
 //   #/watch/<id>           watch as a spectator
 //   #/replay[/<id>]        replay a finished game or an uploaded record
+//   #/review/<id>          replay a finished game and review it
 //   #/rules                rules summary and the tiles
 
 import { LANGUAGES, preferredLanguage, setLanguage, translatePage, language } from "./i18n.js";
@@ -19,6 +20,7 @@ const ROUTES = [
   [/^#\/play\/([\w-]+)\/([\w-]+)$/, async () => (await import("./game.js")).mountGame],
   [/^#\/watch\/([\w-]+)$/, async () => (await import("./game.js")).mountGame],
   [/^#\/replay(?:\/([\w-]+))?$/, async () => (await import("./replay.js")).mountReplay],
+  [/^#\/review\/([\w-]+)$/, async () => (await import("./replay.js")).mountReview],
   [/^#\/rules$/, async () => (await import("./rules.js")).mountRules],
 ];
 

@@ -576,6 +576,7 @@ class GameScreen {
     return [
       html("button", { class: "primary", onclick: () => this.download(), "data-end": "download" }, `⬇ ${t("summary.download")}`),
       html("a", { class: "button-link", href: `#/replay/${this.gameId}`, "data-end": "replay" }, `▶ ${t("summary.replay")}`),
+      html("a", { class: "button-link", href: `#/review/${this.gameId}`, "data-end": "review" }, `★ ${t("review.start")}`),
       html("a", { class: "button-link", href: "#/", "data-end": "new-game" }, `+ ${t("summary.new_game")}`),
     ];
   }
