@@ -103,6 +103,8 @@ class Reviews:
         except (botworker.BotWorkerError, StorageError) as exc:
             # the next POST starts it again
             log.warning("game %s: the review stopped: %s", game_id, exc)
+        except Exception:  # a bug: told, and the game's next POST tries again
+            log.exception("game %s: the review failed", game_id)
         finally:
             del self._jobs[game_id]
 
