@@ -4,6 +4,7 @@ the seats asked for, and judged by what the seat could know (hidden information 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -13,19 +14,17 @@ from carcassonne.bots.greedy import GreedyBot
 from carcassonne.bots.review import MARK_NAMES, decisions, mark_of, review, review_decision
 from carcassonne.expansions.bets import Bets
 from carcassonne.formats.actions import action_to_json
+from carcassonne.formats.record import read_record, replay_record
 from carcassonne.replaying import ReplayError
 from test_expert import _last_tile_position, _twins_differing_in_stack_order
 
 
 def _last_tile_game() -> Game:
     """A base game of 20 tiles with the last one to place (seat 0): every outcome is exact, and
-    the placements lose 0 to 11 points against the best."""
-    ids = [tile.id for tile in Game(players=2, seed=12).stack][:20]
-    game = Game(players=2, stack=tuple(ids))
-    greedy = GreedyBot(3)
-    while len(game.stack) > 0 or game.phase != "tile":
-        game.apply(greedy.choose(game))
-    assert game.to_move == 0
+    the placements lose 0 to 11 points against the best (a record: the position stays the same
+    whatever the bots that played it become)."""
+    game = replay_record(read_record(Path("tests/records/review-last-tile.json")))
+    assert game.is_last_tile and game.phase == "tile" and game.to_move == 0
     return game
 
 
