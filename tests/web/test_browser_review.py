@@ -63,6 +63,7 @@ def _finish_and_review(server: Server, page: Page, name: str) -> None:
             "data-mark", mark["mark"]
         )
     kept = next(m for m in review["marks"] if m["ply"] == 2)  # the meeple kept in hand
+    # the city's 4 points, exactly with today's evaluation (the futures are the same)
     assert kept["lost"] == 4.0 and kept["mark"] == "inaccuracy"
     assert kept["best"] == {"type": "place-figure", "figure": "meeple", "location": "S"}
     chart = panel.locator("[data-accuracy-chart]")

@@ -66,8 +66,9 @@ def test_a_review_is_computed_stored_and_served_by_another_process(games_db: str
         assert review["iterations"] == reviews.WEB_ITERATIONS
         assert set(review["accuracy"]) == {"0"} and 0 <= review["accuracy"]["0"] <= 100
         # asked again: the stored one, nothing computed
-        again = one.post(f"/api/games/{game_id}/review", json={}).json()
-        assert again == {"status": "done", "review": review}
+        again = one.post(f"/api/games/{game_id}/review", json={})
+        assert again.status_code == 200
+        assert again.json() == {"status": "done", "review": review}
     with TestClient(create_app(games_db, bot_delay=0)) as two:  # another process, or a restart
         assert two.get(f"/api/games/{game_id}/review").json() == {
             "status": "done",

@@ -282,7 +282,9 @@ async def game_replay(request: Request) -> Response:
 
 async def start_review(request: Request) -> Response:
     reviews: Reviews = request.app.state.reviews
-    return JSONResponse(await reviews.start(await _room(request)), status_code=202)
+    answer = await reviews.start(await _room(request))
+    # 202: accepted, under way; 200: the stored review
+    return JSONResponse(answer, status_code=202 if answer["status"] == "running" else 200)
 
 
 async def review_status(request: Request) -> Response:
