@@ -50,8 +50,8 @@ MARKS: tuple[tuple[str, float], ...] = (
 MARK_NAMES = tuple(name for name, _ in MARKS)
 #: points lost that bring a decision's accuracy down to 1/e (37)
 ACCURACY_SCALE = 10.0
-#: playouts per reviewed decision: a base game of two players (about 140 decisions) is reviewed
-#: in about a minute on one core (docs/bots.md, "Review")
+#: playouts per reviewed decision: a base game of two players (about 125 decisions) is reviewed
+#: in about 20 s of one core (docs/bots.md, "Review")
 DEFAULT_ITERATIONS = 120
 #: most playouts per decision a review may ask for (the web's reviews are bounded below it)
 MAX_ITERATIONS = 2000

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.review import Mark, Review, decisions
+from ..bots.review import DEFAULT_ITERATIONS, Mark, Review, decisions
 from ..formats.actions import action_to_json
 from . import botworker
 from .protocol import ProtocolError
@@ -37,8 +37,8 @@ log = logging.getLogger("carcassonne.web")
 #: reviews computing at once in one server process (each takes its decisions one by one to the
 #: review worker, so more would only wait for it)
 MAX_RUNNING = 2
-#: playouts per reviewed decision: about a minute for a base game of two players on one core
-WEB_ITERATIONS = 120
+#: playouts per reviewed decision: about 20 s of one core for a base game of two players
+WEB_ITERATIONS = DEFAULT_ITERATIONS
 #: the search's seed: a game's review is the same whoever asks and whichever process computes it
 WEB_SEED = 0
 
