@@ -3,7 +3,9 @@ clear errors for a bad record, seat or budget."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,24 @@ def test_a_bad_record_or_a_game_of_bots_is_refused_clearly(
     bots = _record_with_seats(tmp_path, [{"kind": "greedy"}, {"kind": "random"}])
     assert main(["review", bots]) == 2
     assert "every seat of this game is a bot: name the seats" in capsys.readouterr().err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_a_progress_bar_counts_the_decisions(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["review", str(RECORD), "--iterations", "3"]) == 0
+    shown = terminal.getvalue()
+    assert "\r[" in shown and "/10 decisions" in shown and "10/10 decisions" in shown
+    assert shown.endswith("\r\033[K")  # the bar's line cleared before the report
+    assert capsys.readouterr().out.startswith(str(RECORD))
+    quiet = _Terminal()  # --json: no bar
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert main(["review", str(RECORD), "--iterations", "3", "--json"]) == 0
+    assert quiet.getvalue() == ""
