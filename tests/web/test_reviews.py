@@ -69,11 +69,12 @@ def test_a_review_is_computed_stored_and_served_by_another_process(games_db: str
         again = one.post(f"/api/games/{game_id}/review", json={})
         assert again.status_code == 200
         assert again.json() == {"status": "done", "review": review}
-    with TestClient(create_app(games_db, bot_delay=0)) as two:  # another process, or a restart
-        assert two.get(f"/api/games/{game_id}/review").json() == {
-            "status": "done",
-            "review": review,
-        }
+        with TestClient(create_app(games_db, bot_delay=0)) as two:  # another server process
+            served = two.get(f"/api/games/{game_id}/review").json()
+            assert served == {"status": "done", "review": review}
+    with TestClient(create_app(games_db, bot_delay=0)) as restarted:
+        served = restarted.get(f"/api/games/{game_id}/review").json()
+        assert served == {"status": "done", "review": review}
 
 
 def test_only_a_finished_game_is_reviewed(tmp_path: Any) -> None:
