@@ -28,6 +28,7 @@ export class ReviewPanel {
     this.state = { status: "loading" };
     this.error = null;
     this.timer = null;
+    this.destroyed = false;
     this.path = `/api/games/${encodeURIComponent(gameId)}/review`;
   }
 
@@ -51,6 +52,7 @@ export class ReviewPanel {
   }
 
   show(state) {
+    if (this.destroyed) return; // an answer that came after the page was left
     this.state = state;
     clearTimeout(this.timer);
     if (state.status === "running") this.timer = setTimeout(() => this.load(), POLL_MS);
@@ -58,12 +60,14 @@ export class ReviewPanel {
   }
 
   fail(e) {
+    if (this.destroyed) return;
     this.error = errorText(e);
     if (this.state.status === "loading" || this.state.status === "running") this.state = { status: "none" };
     this.onChange();
   }
 
   destroy() {
+    this.destroyed = true;
     clearTimeout(this.timer);
     this.timer = null;
   }
