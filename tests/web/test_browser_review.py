@@ -4,6 +4,7 @@ each reviewed move marked, the better move outlined on the board, the accuracy c
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from typing import Any
 
@@ -31,6 +32,14 @@ def _act(server: Server, game: dict[str, Any], actions: list[dict[str, Any]]) ->
         pass
 
 
+def _state(server: Server, game: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{server.url}/api/games/{game['id']}/state", headers=auth(game["seats"][0]["token"])
+    )
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.loads(r.read())  # type: ignore[no-any-return]
+
+
 def _review(server: Server, game_id: str) -> dict[str, Any]:
     with urllib.request.urlopen(f"{server.url}/api/games/{game_id}/review", timeout=10) as r:
         answer = json.loads(r.read())
@@ -41,7 +50,7 @@ def _review(server: Server, game_id: str) -> dict[str, Any]:
 def _finish_and_review(server: Server, page: Page, name: str) -> None:
     game = server.create(
         {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
-         "options": {"stack": ["base/E", "base/U", "base/K"]}}
+         "options": {"stack": ["base/E", "base/U", "base/K"], "seed": 3}}
     )  # fmt: skip
     # Ana closes the start tile's city but keeps her meeple: 4 points left on the table
     _act(server, game, [CLOSING_THE_CITY, {"type": "pass"}])
@@ -80,7 +89,37 @@ def _finish_and_review(server: Server, page: Page, name: str) -> None:
     better = page.locator(".hl-better")
     expect(better).to_have_count(1)
     assert better.get_attribute("x") == "2" and better.get_attribute("y") == str(-1 * 100 + 2)
-    shot(page, name)
+    expect(page.locator(".layer-pending > g")).to_have_count(0)  # not a placement
+    shot(page, f"{name}-figure")
+    _better_placement_drawn(server, page, name)
+
+
+def _better_placement_drawn(server: Server, page: Page, name: str) -> None:
+    """A game where Ana leaves the start tile's city open, reviewed from ``#/review/<id>``: the
+    better placement (closing it) is drawn as a ghost of her tile, turned as it should be."""
+    game = server.create(
+        {"seats": [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}],
+         "options": {"stack": ["base/E", "base/U"], "seed": 3}}
+    )  # fmt: skip
+    _act(server, game, [{"type": "place-tile", "x": 0, "y": 1, "rotation": 180}, {"type": "pass"}])
+    deadline = time.monotonic() + 30
+    while _state(server, game)["view"]["phase"] != "over":
+        assert time.monotonic() < deadline, "the bot did not play"
+        time.sleep(0.1)
+    page.goto(f"{server.url}/#/review/{game['id']}")
+    done = page.locator(f".review-panel[data-review-game='{game['id']}'][data-review=done]")
+    expect(done).to_be_visible(timeout=120_000)
+    placement = next(m for m in _review(server, game["id"])["marks"] if m["ply"] == 1)
+    assert placement["lost"] > 0 and placement["best"] == CLOSING_THE_CITY
+    page.locator("[data-review-ply='1']").click()
+    ghost = page.locator(".layer-pending > g")
+    expect(ghost).to_have_count(1)
+    expect(ghost).to_have_attribute("transform", "translate(0 -100)")
+    expect(ghost.locator(".tile.ghost")).to_have_count(1)
+    expect(page.locator(".hl-better")).to_have_attribute("y", "-98")
+    shot(page, f"{name}-placement")
+    page.locator("[data-step=forward]").click()  # a step not reviewed: the ghost goes
+    expect(ghost).to_have_count(0)
 
 
 def test_a_finished_game_is_reviewed_from_its_end_card(server: Server, page: Page) -> None:

@@ -82,21 +82,30 @@ export class ReviewPanel {
     return review ? review.marks.find((m) => m.ply === index) || null : null;
   }
 
-  /** Outline the better move on the board when the decision of this step lost points. */
+  /**
+   * Draw the better move on the board when the decision of this step lost points: a better
+   * placement as a ghost of the tile, turned as it should have been, outlined; for a figure or
+   * another decision, the square of the tile placed that turn outlined (the panel words it).
+   */
   drawBetter(board, index, frames) {
     const mark = this.markAt(index);
+    board.setPending(null);
     if (!mark || mark.lost <= 0) return;
-    const best = mark.best;
-    // a tile's better square, or the square of the tile placed this turn (where the better
-    // figure goes, or whose feature the better decision is about)
-    const placed = frames.slice(1, index + 1).findLast((f) => f.action && f.action.type === "place-tile");
-    const square = "x" in best && "y" in best ? best : placed && placed.action;
+    const { best, played } = mark;
+    if (best.type === "place-tile") {
+      const placed = frames[index].view.tiles.find((tile) => tile.x === played.x && tile.y === played.y);
+      if (placed) board.setPending({ x: best.x, y: best.y, tile: placed.tile, rotation: best.rotation }, true);
+      board.markSquares([{ x: best.x, y: best.y }], "hl-better");
+      return;
+    }
+    const turn = frames.slice(1, index + 1).findLast((f) => f.action && f.action.type === "place-tile");
+    const square = "x" in best && "y" in best ? best : turn && turn.action;
     if (square) board.markSquares([{ x: square.x, y: square.y }], "hl-better");
   }
 
   /** The review's panel for the viewer at step `index`; `go(index)` steps there. */
   panel(seats, index, go) {
-    const section = html("section", { class: "panel review-panel", "data-review": this.state.status });
+    const section = html("section", { class: "panel review-panel", "data-review": this.state.status, "data-review-game": this.gameId });
     section.append(html("h3", {}, t("review.title")));
     if (this.error) section.append(html("p", { class: "error-box", role: "alert" }, this.error));
     const { status } = this.state;
