@@ -53,7 +53,7 @@ ACCURACY_SCALE = 10.0
 #: playouts per reviewed decision: a base game of two players (about 125 decisions) is reviewed
 #: in about 20 s of one core (docs/bots.md, "Review")
 DEFAULT_ITERATIONS = 120
-#: most playouts per decision a review may ask for (the web's reviews are bounded below it)
+#: most playouts per decision a review may ask for
 MAX_ITERATIONS = 2000
 
 #: ``progress(done, total)``: called before the first decision and after each one
@@ -160,12 +160,6 @@ def mark_of(lost: float) -> str:
     return next(name for name, bound in MARKS if lost <= bound)
 
 
-def check_iterations(iterations: int) -> None:
-    """ValueError if ``iterations`` is not a budget a review takes."""
-    if not 1 <= iterations <= MAX_ITERATIONS:
-        raise ValueError(f"iterations must be 1 to {MAX_ITERATIONS}, not {iterations}")
-
-
 def decisions(options: GameOptions, moves: Sequence[Move], seats: Iterable[int]) -> list[int]:
     """The indices in ``moves`` of the decisions a review of ``seats`` looks at: theirs, with
     more than one legal action."""
@@ -212,7 +206,8 @@ def review(
     ``progress(done, total)`` hears of each decision reviewed.  Raises ReplayError if the moves
     do not replay, ValueError for a budget out of range.
     """
-    check_iterations(iterations)
+    if not 1 <= iterations <= MAX_ITERATIONS:
+        raise ValueError(f"iterations must be 1 to {MAX_ITERATIONS}, not {iterations}")
     reviewed = tuple(sorted(set(seats)))
     replay(options, moves)  # every move checked before any search is spent on them
     wanted = decisions(options, moves, reviewed)
