@@ -88,6 +88,20 @@ def test_only_a_finished_game_is_reviewed(tmp_path: Any) -> None:
         assert client.get("/api/games/nosuchgame/review").status_code == 404
 
 
+def test_a_game_of_bots_only_is_not_reviewed(tmp_path: Any) -> None:
+    with TestClient(create_app(tmp_path / "games.sqlite3", bot_delay=0)) as client:
+        bot = {"kind": "bot", "bot": "greedy"}
+        created = client.post(
+            "/api/games", json={"seats": [bot, bot], "options": {"stack": ["base/E"]}}
+        ).json()
+        deadline = time.monotonic() + 60
+        while client.get(f"/api/games/{created['id']}/state").json()["view"]["phase"] != "over":
+            assert time.monotonic() < deadline, "the bots did not play"
+            time.sleep(0.1)
+        refused = client.post(f"/api/games/{created['id']}/review", json={})
+        assert refused.status_code == 409 and refused.json()["reason"] == "review_no_humans"
+
+
 class _HeldWorker:
     """Stands in for the review worker: each decision waits until released (counted)."""
 

@@ -213,6 +213,10 @@ ERRORS: dict[str, tuple[str, str]] = {
         "not-finished",
         "the game is not finished: only a finished game can be reviewed",
     ),
+    "review_no_humans": (
+        "not-allowed",
+        "only bots played this game: a review looks at people's moves",
+    ),
     "reviews_busy": (
         "busy",
         "the server is reviewing {running} games now, its limit; try again in a few minutes",

@@ -71,6 +71,8 @@ class Reviews:
         """Start the review of ``room``'s finished game unless it is stored or running."""
         if not room.game.is_over:
             raise ProtocolError.of("review_not_finished")
+        if all(seat["kind"] != "human" for seat in room.seats):
+            raise ProtocolError.of("review_no_humans")
         answer = await self.status(room.id)
         if answer["status"] != "none":
             return answer

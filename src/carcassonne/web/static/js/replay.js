@@ -89,7 +89,8 @@ class ReplayViewer {
     this.data = data;
     this.gameId = gameId;
     // a finished game of the server may be reviewed (an uploaded record: by the CLI)
-    this.review = gameId && data.summary.over ? new ReviewPanel(gameId, () => this.render()) : null;
+    const people = data.game.seats.some((seat) => seat.kind === "human"); // only people's moves are reviewed
+    this.review = gameId && data.summary.over && people ? new ReviewPanel(gameId, () => this.render()) : null;
     this.index = 0;
     this.timer = null;
     this.root = html("div", { class: "game-screen" });
