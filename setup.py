@@ -6,8 +6,10 @@ expansions and the bots (``COMPILED`` below).  Everything else, and every packag
 hot path: ``options.py`` (a plain frozen dataclass pickles, and ``simulate --jobs`` sends options
 to worker processes), ``expansions/actions.py`` (``formats`` reads its field types),
 ``expansions/registry.py`` (the expansions' rows, read once per game by ``options.py`` and the
-edges; it imports the compiled classes only when a game is built), and the table's clocks and
-standings (``clocks.py``, ``standings.py``: a few calls per move, never in a search).
+edges; it imports the compiled classes only when a game is built), the table's clocks and
+standings (``clocks.py``, ``standings.py``: a few calls per move, never in a search), and the
+game review (``bots/review.py``: its marks come back from the web's review worker pickled, and
+its time is the expert's search, compiled).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ INTERPRETED = (
     "expansions/registry.py",
     "clocks.py",
     "standings.py",
+    "bots/review.py",
 )
 #: the modules compiled, as paths from the project root
 COMPILED = sorted(

@@ -440,6 +440,7 @@ COMMAND_LINES = {
     "tournament": ["tournament", "--out", "results"],
     "bots": ["bots"],
     "replay": ["replay", "game.json"],
+    "review": ["review", "game.json"],
     "serve": ["serve"],
 }
 

@@ -268,8 +268,11 @@ class Progress:
 
     WIDTH = 30
 
-    def __init__(self, total: int, stream: TextIO, enabled: bool = True, done: int = 0) -> None:
+    def __init__(
+        self, total: int, stream: TextIO, enabled: bool = True, done: int = 0, unit: str = "games"
+    ) -> None:
         self.total = total
+        self.unit = unit
         self.stream = stream
         self.enabled = enabled and stream.isatty()
         self.start = time.perf_counter()
@@ -286,7 +289,7 @@ class Progress:
         filled = self.WIDTH * done // self.total
         rate = (done - self.first) / max(now - self.start, 1e-9)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {done}/{self.total} games  {rate:.1f} games/s")
+        self.stream.write(f"\r[{bar}] {done}/{self.total} {self.unit}  {rate:.1f} {self.unit}/s")
         self.stream.flush()
 
     def close(self) -> None:

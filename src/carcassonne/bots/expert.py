@@ -189,24 +189,30 @@ class ExpertBot:
             return actions[0]
         return self._search(game, keep=1)[0].action
 
-    def hints(self, game: Game, n: int = HINT_COUNT) -> list[Hint]:
+    def hints(self, game: Game, n: int = HINT_COUNT, *, include: Any = None) -> list[Hint]:
         """Up to ``n`` good actions for ``game.to_move``, best first, from the same search as
-        :meth:`choose` (information-fair: it sees only that seat's sampled worlds)."""
+        :meth:`choose` (information-fair: it sees only that seat's sampled worlds).
+
+        ``include`` (one of the legal actions) stays in the race to the end, and its hint follows
+        the best ``n`` when it is not among them: a game review compares the move played with
+        the best on the same sampled worlds."""
         if n < 1 or game.is_over:
             return []
         actions = game.legal_actions()
         if len(actions) == 1:
             return [Hint(actions[0], 0.0, 0)]
-        ranked = self._search(game, keep=n)
-        shared = _shared_rounds(ranked[:n])
-        return [
-            Hint(c.action, round(c.mean(shared or None), 2), len(c.rewards)) for c in ranked[:n]
-        ]
+        ranked = self._search(game, keep=n, pinned=include)
+        shown = ranked[:n]
+        if include is not None and all(c.action != include for c in shown):
+            shown += [c for c in ranked if c.action == include]
+        shared = _shared_rounds(shown)
+        return [Hint(c.action, round(c.mean(shared or None), 2), len(c.rewards)) for c in shown]
 
     # ------------------------------------------------------------------------ search
 
-    def _search(self, game: Game, keep: int) -> list[_Candidate]:
-        """Candidates ranked best first (the first ``keep`` are those kept alive longest)."""
+    def _search(self, game: Game, keep: int, pinned: Any = None) -> list[_Candidate]:
+        """Candidates ranked best first (the first ``keep`` are those kept alive longest); the
+        ``pinned`` action, if any, is played out in every round."""
         start = time.perf_counter()
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.iterations
@@ -223,6 +229,7 @@ class ExpertBot:
         waiting = candidates[len(alive) :]
         while len(alive) < 2 and waiting:
             alive.append(waiting.pop(0))
+        held = _pin(pinned, alive, waiting)
         out: list[_Candidate] = []  # ruled out, most recently first
         playouts = rounds = 0
         stop = False
@@ -242,7 +249,7 @@ class ExpertBot:
                 playouts += 1
             rounds += 1
             if not stop:
-                alive, ruled_out = _race(alive, keep)
+                alive, ruled_out = _race(alive, keep, held)
                 out = ruled_out + out
                 # progressive widening: a ruled-out candidate's place goes to the next by prior
                 for _ in range(len(ruled_out)):
@@ -313,13 +320,29 @@ def _rank(alive: list[_Candidate]) -> list[_Candidate]:
     return established + late
 
 
-def _race(alive: list[_Candidate], keep: int) -> tuple[list[_Candidate], list[_Candidate]]:
+def _pin(action: Any, alive: list[_Candidate], waiting: list[_Candidate]) -> _Candidate | None:
+    """The candidate of ``action`` (None: no action), moved into the race if it was waiting."""
+    if action is None:
+        return None
+    for index, candidate in enumerate(waiting):
+        if candidate.action == action:
+            alive.append(waiting.pop(index))
+            return candidate
+    for candidate in alive:
+        if candidate.action == action:
+            return candidate
+    raise ValueError(f"{action!r} is not a legal action here")
+
+
+def _race(
+    alive: list[_Candidate], keep: int, held: _Candidate | None = None
+) -> tuple[list[_Candidate], list[_Candidate]]:
     """Split the live candidates into those still in the race and those clearly behind the
-    leader (paired comparison on shared rounds); at least ``keep`` stay."""
+    leader (paired comparison on shared rounds); at least ``keep`` stay, and ``held`` too."""
     leader = _rank(alive)[0]
     margins: list[tuple[float, _Candidate]] = []
     for candidate in alive:
-        if candidate is leader:
+        if candidate is leader or candidate is held:
             continue
         rounds = [r for r in candidate.rewards if r in leader.rewards]
         n = len(rounds)

@@ -36,9 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__} ({BUILD})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
-    from . import bots, play, replay, serve, simulate, tournament
+    from . import bots, play, replay, review, serve, simulate, tournament
 
-    for module in (play, simulate, tournament, bots, replay, serve):
+    for module in (play, simulate, tournament, bots, replay, review, serve):
         module.register(commands)
     return parser
 

@@ -17,6 +17,8 @@ Routes (details and message formats in ``docs/web.md``)::
     GET  /api/games/{id}/record     the game record (finished games only)
     GET  /api/games/{id}/replay     replay frames (finished games only)
     POST /api/replay                replay frames of an uploaded record
+    POST /api/games/{id}/review     start the review of a finished game
+    GET  /api/games/{id}/review     its progress, then the review
     WS   /ws/{id}                   live play: hello, act, preview, hint, ping, resign,
                                     return, stand-in, chat, rematch
 """
@@ -65,6 +67,7 @@ from .protocol import (
     parse_table,
 )
 from .ratelimit import RateLimits, TokenBuckets
+from .reviews import Reviews
 from .rooms import Room
 from .server import (
     EXPIRE_AFTER,
@@ -319,6 +322,18 @@ async def game_replay(request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
+async def start_review(request: Request) -> Response:
+    reviews: Reviews = request.app.state.reviews
+    answer = await reviews.start(await _room(request))
+    # 202: accepted, under way; 200: the stored review
+    return JSONResponse(answer, status_code=202 if answer["status"] == "running" else 200)
+
+
+async def review_status(request: Request) -> Response:
+    reviews: Reviews = request.app.state.reviews
+    return JSONResponse(await reviews.status((await _room(request)).id))
+
+
 async def upload_replay(request: Request) -> Response:
     record = await _json_body(request)
     return Response(
@@ -529,6 +544,7 @@ def create_app(
         wall_clock=wall_clock,
     )
     limits = limits or RateLimits()
+    reviews = Reviews(storage, wall_clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -536,6 +552,7 @@ def create_app(
         try:
             yield
         finally:
+            reviews.stop()
             server.stop()
 
     routes = [
@@ -553,6 +570,8 @@ def create_app(
         Route("/api/games/{game_id}/record", _api(game_record, "read")),
         Route("/api/games/{game_id}/replay", _api(game_replay, "read")),
         Route("/api/replay", _api(upload_replay, "replay"), methods=["POST"]),
+        Route("/api/games/{game_id}/review", _api(start_review, "review"), methods=["POST"]),
+        Route("/api/games/{game_id}/review", _api(review_status, "review")),
         WebSocketRoute("/ws/{game_id}", game_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -578,7 +597,9 @@ def create_app(
             "seat",
             "chat",
             "join",
+            "review",
         )
     }
+    app.state.reviews = reviews
     app.state.replays = replay.ReplayCache()
     return app

@@ -36,6 +36,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from ..bots import make_bot, make_hinting_bot
+from ..bots.review import Mark, review_decision
 from ..game import GameOptions
 from ..replaying import Move, replay
 
@@ -108,6 +109,10 @@ class _Pool:
 
 _bots = _Pool(lambda: _workers)
 _hints_pool = _Pool(lambda: HINT_WORKERS, HINT_NICENESS)
+#: processes reviewing finished games (:mod:`.reviews`), apart from bots and hints: a review is
+#: minutes of search, and neither a bot's move nor a hint waits behind it
+REVIEW_WORKERS = 1
+_reviews_pool = _Pool(lambda: REVIEW_WORKERS, HINT_NICENESS)
 #: hint computations asked of the hint workers and not yet answered (a room never cancels one
 #: it asked for, see ``RoomHints.ask``: so a hint counts until its worker is done with it)
 _hints_pending = 0
@@ -144,6 +149,13 @@ def _hints(
     """In a worker: the ``n`` best actions for the seat to move, with expected points."""
     bot = make_hinting_bot(spec, seed)
     return [(h.action, h.expected_points) for h in bot.hints(replay(options, moves), n)]
+
+
+def _review(
+    options: GameOptions, moves: list[Move], played: Any, iterations: int, seed: int
+) -> Mark:
+    """In a worker: one decision of a game review, ``played`` after ``moves``."""
+    return review_decision(replay(options, moves), played, iterations, seed)
 
 
 async def _run(timeout: float, fn: Any, *args: Any, pool: _Pool = _bots) -> Any:
@@ -183,3 +195,13 @@ async def hints(
         )
     finally:
         _hints_pending -= 1
+
+
+async def review(
+    options: GameOptions, moves: list[Move], played: Any, iterations: int, seed: int
+) -> Mark:
+    """The mark of one decision of a game review (``played`` after ``moves``: see
+    :func:`~carcassonne.bots.review.review_decision`), computed in the review worker."""
+    return await _run(
+        DECISION_GRACE, _review, options, moves, played, iterations, seed, pool=_reviews_pool
+    )

@@ -238,6 +238,19 @@ ERRORS: dict[str, tuple[str, str]] = {
         "cannot replay this record: seat {seat}: a name has at most {max} characters",
     ),
     "bad_record": ("bad-record", "cannot replay this record: {detail}"),
+    # reviews
+    "review_not_finished": (
+        "not-finished",
+        "the game is not finished: only a finished game can be reviewed",
+    ),
+    "review_no_humans": (
+        "not-allowed",
+        "only bots played this game: a review looks at people's moves",
+    ),
+    "reviews_busy": (
+        "busy",
+        "the server is reviewing {running} games now, its limit; try again in a few minutes",
+    ),
     # the server's own failures
     "server_failed": ("server", "the server failed on this request"),
     "message_failed": ("server", "the server failed on this message"),

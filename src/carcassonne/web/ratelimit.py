@@ -49,6 +49,8 @@ class RateLimits:
     chat: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=5))
     #: taking an open seat (``POST /api/games/{id}/join``)
     join: Limit = field(default_factory=lambda: Limit(per_minute=10, burst=5))
+    #: a game review's start and its progress polls (the computing is bounded per server)
+    review: Limit = field(default_factory=lambda: Limit(per_minute=60, burst=20))
 
 
 MAX_CLIENTS = 10_000

@@ -411,6 +411,21 @@ class Storage:
         rows = self._rows("SELECT seat, ply FROM hints WHERE game_id=? ORDER BY ply", game_id)
         return [(int(seat), int(ply)) for seat, ply in rows]
 
+    def save_review(self, game_id: str, review: str, at_ms: int) -> None:
+        """Keep the review (JSON text) of a finished game; a review stored already (another
+        process computed the same one) stays."""
+        with self._transaction(f"the review of game {game_id}") as db:
+            db.execute(
+                "INSERT INTO reviews (game_id, review, at_ms) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (game_id, review, at_ms),
+            )
+
+    def load_review(self, game_id: str) -> str | None:
+        """The stored review (JSON text) of a game, None if it has none."""
+        rows = self._rows("SELECT review FROM reviews WHERE game_id=?", game_id)
+        return str(rows[0][0]) if rows else None
+
     def add_chat(
         self,
         game_id: str,

@@ -4,6 +4,7 @@
 //   #/play/<id>/<token>    play a seat (or every human seat of a hotseat game)
 //   #/watch/<id>           watch as a spectator
 //   #/replay[/<id>]        replay a finished game or an uploaded record
+//   #/review/<id>          replay a finished game and review it
 //   #/rules                rules summary and the tiles
 //   #/tables               the open tables: tables waiting for players, to join
 
@@ -20,6 +21,7 @@ const ROUTES = [
   [/^#\/play\/([\w-]+)\/([\w-]+)$/, async () => (await import("./game.js")).mountGame],
   [/^#\/watch\/([\w-]+)$/, async () => (await import("./game.js")).mountGame],
   [/^#\/replay(?:\/([\w-]+))?$/, async () => (await import("./replay.js")).mountReplay],
+  [/^#\/review\/([\w-]+)$/, async () => (await import("./replay.js")).mountReview],
   [/^#\/rules$/, async () => (await import("./rules.js")).mountRules],
   [/^#\/tables$/, async () => (await import("./tables.js")).mountTables],
 ];

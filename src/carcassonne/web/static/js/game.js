@@ -604,6 +604,10 @@ class GameScreen {
       ...this.rematch.actions(this.info.seats, this.you),
       html("button", { onclick: () => this.download(), "data-end": "download" }, `⬇ ${t("summary.download")}`),
       html("a", { class: "button-link", href: `#/replay/${this.gameId}`, "data-end": "replay" }, `▶ ${t("summary.replay")}`),
+      // a review looks at people's moves: a game of bots has none
+      this.info.seats.some((seat) => seat.kind === "human")
+        ? html("a", { class: "button-link", href: `#/review/${this.gameId}`, "data-end": "review" }, `★ ${t("review.start")}`)
+        : null,
       html("a", { class: "button-link", href: "#/", "data-end": "new-game" }, `+ ${t("summary.new_game")}`),
     ];
   }

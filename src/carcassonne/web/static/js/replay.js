@@ -12,8 +12,14 @@ import { chatLogPanel } from "./chat.js";
 import { scoresPanel, betsPanel, winePanel, logPanel, summaryPanel, seatName, localSeats, spentText, viewTurn } from "./panels.js";
 import { actionLabel } from "./game.js";
 import { scoreChart } from "./chart.js";
+import { ReviewPanel } from "./review.js";
 
-export function mountReplay(container, [gameId]) {
+/** `#/replay/<id>`; `#/review/<id>` opens the same viewer and starts the game's review. */
+export function mountReview(container, [gameId]) {
+  return mountReplay(container, [gameId], { review: true });
+}
+
+export function mountReplay(container, [gameId], { review = false } = {}) {
   const page = html("div", { class: "page" });
   container.appendChild(page);
   let viewer = null;
@@ -42,7 +48,7 @@ export function mountReplay(container, [gameId]) {
 
   function start(data) {
     page.remove();
-    viewer = new ReplayViewer(container, expandFrames(data), gameId);
+    viewer = new ReplayViewer(container, expandFrames(data), gameId, review);
   }
 
   if (gameId) {
@@ -79,9 +85,12 @@ export function expandFrames(data) {
 }
 
 class ReplayViewer {
-  constructor(container, data, gameId = null) {
+  constructor(container, data, gameId = null, startReview = false) {
     this.data = data;
     this.gameId = gameId;
+    // a finished game of the server may be reviewed (an uploaded record: by the CLI)
+    const people = data.game.seats.some((seat) => seat.kind === "human"); // only people's moves are reviewed
+    this.review = gameId && data.summary.over && people ? new ReviewPanel(gameId, () => this.render()) : null;
     this.index = 0;
     this.timer = null;
     this.root = html("div", { class: "game-screen" });
@@ -103,9 +112,11 @@ class ReplayViewer {
     document.addEventListener("keydown", this.onKey);
     this.go(data.frames.length - 1);
     this.board.fit();
+    if (this.review) this.review.load(startReview);
   }
 
   destroy() {
+    if (this.review) this.review.destroy();
     this.board.destroy();
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.onKey);
@@ -182,6 +193,9 @@ class ReplayViewer {
     const took = spent === undefined ? "" : ` · ${spentText(spent)}`;
     const action = frame.action ? `${seatName(seats, frame.seat)}: ${actionLabel(frame.action)}${took}` : t("replay.start");
     this.banner.textContent = `${t("replay.step", { n: this.index, total: frames.length - 1 })} — ${action}`;
+    const mark = this.review && this.review.markAt(this.index);
+    if (mark) this.banner.prepend(html("span", { class: `review-badge review-${mark.mark}`, "data-banner-mark": mark.mark }, t(`review.mark.${mark.mark}`)), " ");
+    if (this.review) this.review.drawBetter(this.board, this.index, frames);
     const events = frames.slice(0, this.index + 1).flatMap((f) => f.events);
     const slider = html("input", {
       type: "range", min: 0, max: frames.length - 1, value: this.index, "aria-label": t("replay.position"),
@@ -199,8 +213,12 @@ class ReplayViewer {
       html("p", { class: "turn-hint key-hints" }, t("replay.keys")));
     const info = { seats };
     const panels = [controls];
+    if (this.review) panels.push(this.review.panel(seats, this.index, (i) => this.go(i)));
     if (last && this.data.summary.over) {
       const actions = [html("a", { class: "button-link", href: "#/", "data-end": "new-game" }, `+ ${t("summary.new_game")}`)];
+      if (this.review && this.review.state.status === "none") {
+        actions.unshift(html("button", { onclick: () => this.review.start(), "data-end": "review" }, `★ ${t("review.start")}`));
+      }
       if (this.gameId) {
         actions.unshift(html("a", { class: "button-link", href: `/api/games/${encodeURIComponent(this.gameId)}/record`, download: "", "data-end": "download" }, `⬇ ${t("summary.download")}`));
       }
@@ -214,6 +232,7 @@ class ReplayViewer {
     if (wine) panels.push(wine);
     panels.push(logPanel(events, seats, (squares) => {
       this.board.drawMarks(view);
+      if (this.review) this.review.drawBetter(this.board, this.index, frames);
       this.board.markSquares(squares, "hl-feature");
     }, this.placementsSoFar(), { changes: this.changesSoFar(), spent: this.data.spent_ms || null, timed: this.timed() }));
     const chat = chatLogPanel(this.data.chat);
