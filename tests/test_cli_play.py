@@ -7,6 +7,7 @@ Drawing tests check structure (where city, road and figures land), not a snapsho
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import os
@@ -773,7 +774,8 @@ def test_play_again_rotates_the_seats_with_a_new_seed() -> None:
 
     out = io.StringIO()
     options = GameOptions(stack=("base/E", "base/U"), seed=5)
-    first, second = play_games(options, ["human", "greedy"], answer, out, terminal=(120, 60))
+    play_one = functools.partial(play_game, input_fn=answer, output=out, terminal=(120, 60))
+    first, second = play_games(options, ["human", "greedy"], answer, play_one)
     assert first.is_over and second.is_over and prompts.count(PLAY_AGAIN) == 2
     assert first.options.seed == 5 and second.options.seed != 5
     assert second.options.with_(seed=5) == first.options
@@ -782,5 +784,7 @@ def test_play_again_rotates_the_seats_with_a_new_seed() -> None:
     assert "Red (you)" in shown and "Blue (greedy bot)" in shown
     assert "Blue (you)" in shown and "Red (greedy bot)" in shown
     # input closed at the question: one game
-    (only,) = play_games(options, ["human", "greedy"], Script(["1"] * 10), io.StringIO())
+    script = Script(["1"] * 10)
+    play_one = functools.partial(play_game, input_fn=script, output=io.StringIO())
+    (only,) = play_games(options, ["human", "greedy"], script, play_one)
     assert only.is_over

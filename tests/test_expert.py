@@ -279,9 +279,9 @@ def test_expert_choice_does_not_depend_on_the_hidden_stack_order() -> None:
     assert ExpertBot(0, iterations=15).hints(a) == ExpertBot(0, iterations=15).hints(b)
 
 
-def test_expert_choice_does_not_depend_on_other_seats_hidden_chips() -> None:
-    """Seat 1 bet a chip seat 0 cannot see; the twin has another chip there (and another
-    stack order): seat 0's decisions and hints are the same."""
+def twins_differing_in_hidden_chips() -> tuple[Game, Game]:
+    """A game where seat 1 bet a chip seat 0 cannot see, seat 0 to move with a choice, and its
+    twin as seat 0 may imagine it: the same view, another chip there (and another stack)."""
     game = Game(players=2, bets=True, map="france", map_chips=True, seed=4)
     bots = [GreedyBot(1), GreedyBot(2)]
     bets = game.expansion(Bets)
@@ -292,8 +292,15 @@ def test_expert_choice_does_not_depend_on_other_seats_hidden_chips() -> None:
         game.apply(bots[game.to_move].choose(game))
     twin = game.determinized(0, random.Random(99))
     twin_bets = twin.expansion(Bets)
-    assert game.view(0) == twin.view(0)
+    assert twin_bets is not None and game.view(0) == twin.view(0)
     assert (bets.offices, bets.supply[1]) != (twin_bets.offices, twin_bets.supply[1])
+    return game, twin
+
+
+def test_expert_choice_does_not_depend_on_other_seats_hidden_chips() -> None:
+    """Seat 1 bet a chip seat 0 cannot see; the twin has another chip there (and another
+    stack order): seat 0's decisions and hints are the same."""
+    game, twin = twins_differing_in_hidden_chips()
     bot_a, bot_b = ExpertBot(3, iterations=10), ExpertBot(3, iterations=10)
     assert bot_a.choose(game) == bot_b.choose(twin)
     assert bot_a.hints(game) == bot_b.hints(twin)

@@ -3,7 +3,6 @@ the seats asked for, and judged by what the seat could know (hidden information 
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -12,11 +11,14 @@ from carcassonne import Game, PlaceTile
 from carcassonne.bots.expert import ExpertBot
 from carcassonne.bots.greedy import GreedyBot
 from carcassonne.bots.review import MARK_NAMES, decisions, mark_of, review, review_decision
-from carcassonne.expansions.bets import Bets
 from carcassonne.formats.actions import action_to_json
 from carcassonne.formats.record import read_record, replay_record
 from carcassonne.replaying import ReplayError
-from test_expert import _last_tile_position, _twins_differing_in_stack_order
+from test_expert import (
+    _last_tile_position,
+    _twins_differing_in_stack_order,
+    twins_differing_in_hidden_chips,
+)
 
 
 def _last_tile_game() -> Game:
@@ -151,20 +153,7 @@ def test_hints_keep_the_included_move_in_every_round() -> None:
 
 
 def test_the_review_of_a_seat_does_not_depend_on_other_seats_hidden_chips() -> None:
-    game = Game(players=2, bets=True, map="france", map_chips=True, seed=4)
-    bots = [GreedyBot(1), GreedyBot(2)]
-    bets = game.expansion(Bets)
-    assert isinstance(bets, Bets)
-    while not any(owner == 1 for chips in bets.offices.values() for owner, _ in chips):
-        game.apply(bots[game.to_move].choose(game))
-    while game.to_move != 0 or len(game.legal_actions()) < 2:
-        game.apply(bots[game.to_move].choose(game))
-    twin = game.determinized(0, random.Random(99))
-    assert game.view(0) == twin.view(0)
-    assert (
-        bets.offices != twin.expansion(Bets).offices
-        or bets.supply[1] != twin.expansion(Bets).supply[1]
-    )  # type: ignore[union-attr]
+    game, twin = twins_differing_in_hidden_chips()
     for played in game.legal_actions()[:3]:
         assert review_decision(game, played, 12, 7) == review_decision(twin, played, 12, 7)
 

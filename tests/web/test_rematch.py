@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from test_chat import next_of
 from test_multiprocess import Serve, state_at
 from web_helpers import TestClient, auth
 
@@ -143,14 +144,6 @@ def greet(ws: Any, token: str | None) -> dict[str, Any]:
     state = ws.receive_json()
     assert state["type"] == "state"
     return state  # type: ignore[no-any-return]
-
-
-def next_of(ws: Any, kind: str) -> dict[str, Any]:
-    while True:
-        message = ws.receive_json()
-        if message["type"] == kind:
-            return message  # type: ignore[no-any-return]
-        assert message["type"] in ("state", "presence"), message
 
 
 def test_every_connection_of_the_old_game_is_offered_its_seats(games_db: str) -> None:

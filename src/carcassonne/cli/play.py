@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from ..bots import BOT_NAMES, check_bot_spec, make_hinting_bot, split_bot_specs
@@ -138,16 +139,16 @@ def run(args: argparse.Namespace) -> int:
     colour = not args.no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    play_games(
-        options,
-        seats,
-        input,
-        sys.stdout,
+    play_one = functools.partial(
+        play_game,
+        input_fn=input,
+        output=sys.stdout,
         colour=colour,
         save_path=args.save,
         hints=hints,
         table=table,
     )
+    play_games(options, seats, input, play_one)
     return 0
 
 
@@ -157,32 +158,17 @@ PLAY_AGAIN = "Play again with the seats rotated (the second player starts)? [y/N
 def play_games(
     options: GameOptions,
     seats: Sequence[str],
-    input_fn: InputFn = input,
-    output: TextIO = sys.stdout,
-    *,
-    colour: bool = False,
-    save_path: str | None = None,
-    terminal: tuple[int, int] | None = None,
-    hints: str = HINT_BOT,
-    table: TableSettings | None = None,
+    input_fn: InputFn,
+    play_one: Callable[[GameOptions, Sequence[str]], Game],
 ) -> list[Game]:
-    """Play games as :func:`play_game` does until the players stop: after a game played to its
-    end by at least one person, :data:`PLAY_AGAIN` starts the next with the same options (a new
-    random seed: a chosen one would deal the same tiles) and table, each seat one earlier, as
-    "Play again" does on the web (``docs/web.md``, *Rematch*). The games played, in order."""
+    """Play games by ``play_one`` (:func:`play_game` with the session's settings) until the
+    players stop: after a game played to its end by at least one person, :data:`PLAY_AGAIN`
+    starts the next with the same options (a new random seed: a chosen one would deal the same
+    tiles) and table, each seat one earlier, as "Play again" does on the web (``docs/web.md``,
+    *Rematch*). The games played, in order."""
     games = []
     while True:
-        game = play_game(
-            options,
-            seats,
-            input_fn,
-            output,
-            colour=colour,
-            save_path=save_path,
-            terminal=terminal,
-            hints=hints,
-            table=table,
-        )
+        game = play_one(options, seats)
         games.append(game)
         if not game.is_over or HUMAN not in seats:
             return games
