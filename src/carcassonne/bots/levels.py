@@ -35,7 +35,7 @@ class Level:
 LEVELS: tuple[Level, ...] = (
     Level(
         "beginner",
-        "novice:noise=1.0",
+        "novice:noise=0.8",
         "knows the rules and takes the obvious points; misjudges moves, forgets farmers",
     ),
     Level(

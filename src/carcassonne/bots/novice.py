@@ -40,7 +40,7 @@ FIELD_SIGHT = 0.25
 #: share of the greedy bot's value of meeples in hand that the novice sees
 HAND_VALUE_SHARE = 0.5
 #: standard deviation of the novice's error, in points, when the spec gives none
-DEFAULT_NOISE = 1.0
+DEFAULT_NOISE = 0.8
 
 NOVICE_WEIGHTS = replace(
     DEFAULT_WEIGHTS,
