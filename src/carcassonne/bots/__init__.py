@@ -204,7 +204,7 @@ def resolved_spec(spec: str) -> str:
     name, arguments = bot_arguments(spec)
     level = level_named(name)
     if level is None:
-        return check_bot_spec(spec)
+        return _canonical(name, arguments)
     bot, own = bot_arguments(level.spec)
     return _canonical(bot, {**own, **arguments})
 
