@@ -186,3 +186,43 @@ def test_the_novice_misjudges_less_with_less_noise() -> None:
     assert exact == [best] * 20
     wild = [NoviceBot(seed, noise=50.0).choose(Game(players=2, stack=stack)) for seed in range(20)]
     assert wild.count(best) < 10
+
+
+# ------------------------------------------------------------------------------ the commands
+
+
+def test_play_takes_a_level_as_a_seat() -> None:
+    from carcassonne.cli.play import parse_seats
+
+    assert parse_seats("human, Casual,master:seed=2", None) == ["human", "casual", "master:seed=2"]
+    with pytest.raises(ValueError, match="unknown seat 'champion'.*beginner, casual"):
+        parse_seats("human,champion", None)
+
+
+def test_bots_lists_the_levels_first_weakest_first(capsys: pytest.CaptureFixture[str]) -> None:
+    from carcassonne.cli.main import main
+
+    assert main(["bots"]) == 0
+    out = capsys.readouterr().out
+    places = [out.index(f". {name} ") for name in LEVEL_NAMES]
+    assert places == sorted(places) and places[-1] < out.index("random:")
+    for level in LEVELS:
+        assert f"= {level.spec}" in out
+
+
+def test_simulate_and_tournament_seat_levels(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    import json
+
+    from carcassonne.cli.main import main
+
+    args = ["--players", "beginner,casual", "--games", "2", "--seed", "3", "--json"]
+    assert main(["simulate", *args]) == 0
+    assert [row["bot"] for row in json.loads(capsys.readouterr().out)["bots"]] == [
+        "beginner",
+        "casual",
+    ]
+    assert main(["tournament", *args, "--out", str(tmp_path / "t")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(row["bot"] for row in report["bots"]) == ["beginner", "casual"]
