@@ -42,7 +42,11 @@ def test_parse_bot_spec_splits_name_and_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("clever", "unknown bot 'clever' (choose from random, greedy, expert)"),
+        (
+            "clever",
+            "unknown bot 'clever' (choose a level: beginner, casual, intermediate, strong, "
+            "master; or a bot: random, novice, greedy, expert)",
+        ),
         ("expert:speed=2", "bot 'expert' has no parameter 'speed' (it takes: depth, iterations"),
         ("greedy:seconds=1", "bot 'greedy' has no parameter 'seconds' (it takes: seed)"),
         ("expert:seconds", "bot 'expert': parameters are key=value, not 'seconds'"),

@@ -408,7 +408,8 @@ def test_bad_json(tmp_path):
         (
             lambda d: d["seats"][0].update(kind="robot"),
             "seats[0]: 'kind' must be human or a bot spec, optionally with parameters: "
-            "unknown bot 'robot' (choose from random, greedy, expert)",
+            "unknown bot 'robot' (choose a level: beginner, casual, intermediate, strong, "
+            "master; or a bot: random, novice, greedy, expert)",
         ),
     ],
 )
