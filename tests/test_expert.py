@@ -22,6 +22,7 @@ from carcassonne.bots import (
 )
 from carcassonne.bots.expert import MIN_ROUNDS, ExpertBot
 from carcassonne.bots.greedy import GreedyBot
+from carcassonne.bots.novice import NoviceBot
 from carcassonne.bots.random_bot import RandomBot
 from carcassonne.cli.main import main
 from carcassonne.expansions.bets import Bets, SettleAgainst
@@ -42,7 +43,11 @@ def test_parse_bot_spec_splits_name_and_parameters() -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("clever", "unknown bot 'clever' (choose from random, greedy, expert)"),
+        (
+            "clever",
+            "unknown bot 'clever' (choose a level: beginner, casual, intermediate, strong, "
+            "master; or a bot: random, novice, greedy, expert)",
+        ),
         ("expert:speed=2", "bot 'expert' has no parameter 'speed' (it takes: depth, iterations"),
         ("greedy:seconds=1", "bot 'greedy' has no parameter 'seconds' (it takes: seed)"),
         ("expert:seconds", "bot 'expert': parameters are key=value, not 'seconds'"),
@@ -64,7 +69,8 @@ def test_bad_specs_are_rejected_naming_the_bot_key_or_value(spec: str, message: 
 
 
 def test_make_bot_builds_every_bot_with_its_parameters() -> None:
-    assert [type(make_bot(name, 1)) for name in BOT_NAMES] == [RandomBot, GreedyBot, ExpertBot]
+    built = [type(make_bot(name, 1)) for name in BOT_NAMES]
+    assert built == [RandomBot, NoviceBot, GreedyBot, ExpertBot]
     bot = make_bot("expert:iterations=7,width=2,depth=0", 1)
     assert isinstance(bot, ExpertBot)
     assert (bot.iterations, bot.seconds, bot.width, bot.depth) == (7, None, 2, 0)

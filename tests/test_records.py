@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 
 from carcassonne.board import encode
-from carcassonne.bots import BOT_NAMES, check_bot_spec, make_bot
+from carcassonne.bots import SPEC_NAMES, check_bot_spec, make_bot
 from carcassonne.cli.main import main
 from carcassonne.events import ScoreEvent
 from carcassonne.formats.record import RecordError, load_record, read_record, replay_record
@@ -408,7 +408,8 @@ def test_bad_json(tmp_path):
         (
             lambda d: d["seats"][0].update(kind="robot"),
             "seats[0]: 'kind' must be human or a bot spec, optionally with parameters: "
-            "unknown bot 'robot' (choose from random, greedy, expert)",
+            "unknown bot 'robot' (choose a level: beginner, casual, intermediate, strong, "
+            "master; or a bot: random, novice, greedy, expert)",
         ),
     ],
 )
@@ -488,7 +489,15 @@ def test_example_records_follow_the_schema_and_replay(path):
 
 @pytest.mark.parametrize(
     "kind",
-    ["human", *BOT_NAMES, "expert:seconds=0.5", "expert:iterations=200,seed=3", "robot", "greedy:"],
+    [
+        "human",
+        *SPEC_NAMES,
+        "expert:seconds=0.5",
+        "expert:iterations=200,seed=3",
+        "casual:seed=3",
+        "robot",
+        "greedy:",
+    ],
 )
 def test_schema_seat_kinds_match_the_reader(kind):
     """The schema and the reader accept the same seat kinds: human and bot specs."""

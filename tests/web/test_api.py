@@ -112,7 +112,10 @@ def test_public_info_hides_seed_and_stack(client: Any) -> None:
         ({"seats": [HUMAN]}, "'seats' must be a list of 2 to 6"),
         ({"seats": [HUMAN] * 7}, "'seats' must be a list of 2 to 6"),
         ({"seats": [HUMAN, {"kind": "alien"}]}, "'kind' must be 'human', 'bot' or 'open'"),
-        ({"seats": [HUMAN, {"kind": "bot", "bot": "oracle"}]}, "unknown bot 'oracle' (choose from"),
+        (
+            {"seats": [HUMAN, {"kind": "bot", "bot": "oracle"}]},
+            "unknown bot 'oracle' (choose a level: beginner",
+        ),
         ({"seats": [HUMAN, HUMAN], "colour": "red"}, "unknown keys ['colour']"),
         ({"seats": [HUMAN, HUMAN], "options": {"river": "yes"}}, "'river' must be true or false"),
         ({"seats": [HUMAN, HUMAN], "options": {"seed": -1}}, "'seed' must be a whole number"),

@@ -59,7 +59,11 @@ def test_a_bot_seat_takes_a_think_time_in_canonical_form() -> None:
         ("expert:seconds=0.01", "think time must be 0.1 to 2.0 seconds"),
         ("expert:seconds=fast", "seconds must be a number"),
         ("oracle", "unknown bot 'oracle'"),
-        (7, "'bot' must be one of random, greedy, expert"),
+        (
+            7,
+            "'bot' must be one of beginner, casual, intermediate, strong, master, random, novice, "
+            "greedy, expert",
+        ),
     ],
 )
 def test_the_lobby_refuses_unbounded_or_unknown_bots(spec: Any, why: str) -> None:
@@ -70,7 +74,8 @@ def test_the_lobby_refuses_unbounded_or_unknown_bots(spec: Any, why: str) -> Non
 def test_meta_offers_think_times_for_the_expert_only(tmp_path: Path) -> None:
     with TestClient(create_app(tmp_path / "games.sqlite3")) as client:
         meta = client.get("/api/meta").json()
-    assert meta["bots"] == ["random", "greedy", "expert"]
+    assert meta["levels"] == ["beginner", "casual", "intermediate", "strong", "master"]
+    assert meta["bots"] == ["random", "novice", "greedy", "expert"]
     assert meta["think_times"] == {"expert": [0.5, 1.0, 2.0]}
 
 

@@ -10,6 +10,12 @@ Bots are named by a **spec**: a bot name, optionally followed by parameters,
 list of specs (``expert:seconds=0.5,iterations=200,greedy``) into one spec per seat: a piece
 with ``=`` and no ``:`` continues the spec before it.
 
+A spec may also name a **level** of the ladder (``beginner`` ... ``master``, :mod:`.levels`):
+a level stands for a bot spec with a calibrated budget, takes only ``seed``, and keeps its own
+name in canonical specs (records and pages say ``casual``, not the spec behind it).  Level names
+and bot names never collide, so a spec names one or the other.  :data:`SPEC_NAMES` lists both,
+levels first (weakest first).
+
 Every bot takes ``seed``: a bot with a seed (and, for the expert, an iteration budget instead of
 a time budget) plays a given game identically every time.
 """
@@ -22,6 +28,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from ..game import Action, Game
+from .levels import LEVEL_NAMES, level_named
 
 if TYPE_CHECKING:
     from .expert import Hint
@@ -87,6 +94,12 @@ SEED = BotParameter(
 # name -> (module, class, one-line description)
 _BOTS: dict[str, tuple[str, str, str]] = {
     "random": ("random_bot", "RandomBot", "a uniformly random legal action (the baseline)"),
+    "novice": (
+        "novice",
+        "NoviceBot",
+        "plays like a person new to the game: a good-looking move, not always the best, "
+        "forgetting farmers, spending meeples freely",
+    ),
     "greedy": (
         "greedy",
         "GreedyBot",
@@ -100,6 +113,8 @@ _BOTS: dict[str, tuple[str, str, str]] = {
 }
 
 BOT_NAMES = tuple(_BOTS)
+#: every name a spec may start with: the levels (weakest first), then the bots
+SPEC_NAMES = (*LEVEL_NAMES, *BOT_NAMES)
 
 #: longest spec accepted (specs are stored in records and sent by web clients)
 MAX_SPEC_LENGTH = 200
@@ -111,20 +126,26 @@ def _bot_class(name: str) -> Any:
 
 
 def bot_description(name: str) -> str:
-    """One line saying what the bot ``name`` does."""
+    """One line saying what the bot or level ``name`` does."""
     _check_name(name)
-    return _BOTS[name][2]
+    level = level_named(name)
+    return _BOTS[name][2] if level is None else level.description
 
 
 def bot_parameters(name: str) -> list[BotParameter]:
-    """The parameters bot ``name`` takes in its spec, ``seed`` first."""
+    """The parameters bot ``name`` takes in its spec, ``seed`` first (a level takes only it)."""
     _check_name(name)
+    if level_named(name) is not None:
+        return [SEED]
     return [SEED, *getattr(_bot_class(name), "PARAMETERS", ())]
 
 
 def _check_name(name: str) -> None:
-    if name not in _BOTS:
-        raise ValueError(f"unknown bot {name!r} (choose from {', '.join(BOT_NAMES)})")
+    if name not in _BOTS and level_named(name) is None:
+        raise ValueError(
+            f"unknown bot {name!r} (choose a level: {', '.join(LEVEL_NAMES)}; "
+            f"or a bot: {', '.join(BOT_NAMES)})"
+        )
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -168,10 +189,24 @@ def bot_arguments(spec: str) -> tuple[str, dict[str, int | float]]:
 def check_bot_spec(spec: str) -> str:
     """The canonical form of a valid spec (``Expert: seconds = 1`` -> ``expert:seconds=1.0``);
     ValueError naming what is wrong.  Two specs for the same bot have the same canonical form."""
-    name, arguments = bot_arguments(spec)
+    return _canonical(*bot_arguments(spec))
+
+
+def _canonical(name: str, arguments: dict[str, int | float]) -> str:
     if not arguments:
         return name
     return f"{name}:" + ",".join(f"{key}={value}" for key, value in sorted(arguments.items()))
+
+
+def resolved_spec(spec: str) -> str:
+    """The bot spec that ``spec`` plays as, canonical: a level's bot spec (with the level's
+    ``seed``, if it has one), any other spec itself.  ValueError naming what is wrong."""
+    name, arguments = bot_arguments(spec)
+    level = level_named(name)
+    if level is None:
+        return _canonical(name, arguments)
+    bot, own = bot_arguments(level.spec)
+    return _canonical(bot, {**own, **arguments})
 
 
 def make_bot(spec: str, seed: int | None = None) -> Bot:
@@ -179,7 +214,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
     Raises ValueError naming the bad bot, parameter or value.
     """
-    name, arguments = bot_arguments(spec)
+    name, arguments = bot_arguments(resolved_spec(spec))
     chosen = arguments.pop("seed", seed)
     return _bot_class(name)(None if chosen is None else int(chosen), **arguments)
 

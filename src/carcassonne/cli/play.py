@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from ..bots import BOT_NAMES, check_bot_spec, make_hinting_bot, split_bot_specs
+from ..bots import SPEC_NAMES, check_bot_spec, make_hinting_bot, split_bot_specs
 from ..bots.expert import HINT_BOT
 from ..clocks import PRESETS, TimeControlError, parse
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Game, GameOptions
@@ -30,7 +30,7 @@ from .options import add_game_options, options_from_args
 from .session import HUMAN, InputFn, Session, wall_clock_ms
 from .table import ClockFn
 
-SEAT_KINDS = (HUMAN, *BOT_NAMES)
+SEAT_KINDS = (HUMAN, *SPEC_NAMES)
 DEFAULT_OPPONENT = "greedy"
 
 
@@ -45,7 +45,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--seats",
         metavar="LIST",
         help="comma-separated seats in play order, each one of "
-        f"{', '.join(SEAT_KINDS)}; a bot may take parameters, e.g. expert:seconds=2 (see "
+        f"{', '.join(SEAT_KINDS)} (a level of the ladder, weakest first, or a bot); a bot may "
+        "take parameters, e.g. expert:seconds=2 (see "
         f"'carcassonne bots') (default: human,{DEFAULT_OPPONENT}; with --players N: "
         f"one human and N-1 {DEFAULT_OPPONENT} bots)",
     )
@@ -110,7 +111,7 @@ def check_seat(kind: str) -> str:
     kind = kind.strip()
     if kind.lower() == HUMAN:
         return HUMAN
-    if kind.partition(":")[0].strip().lower() not in BOT_NAMES:
+    if kind.partition(":")[0].strip().lower() not in SPEC_NAMES:
         raise ValueError(f"unknown seat {kind!r} in --seats (choose from {', '.join(SEAT_KINDS)})")
     try:
         return check_bot_spec(kind)

@@ -49,7 +49,7 @@ from ..batch.runner import (
     report_sources,
     run_tasks,
 )
-from ..bots import BOT_NAMES
+from ..bots import SPEC_NAMES
 from ..expansions import build_expansions
 from ..game import Game, GameOptions
 from ..replaying import replay
@@ -243,7 +243,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--players",
         default="greedy,random",
         metavar="BOT,BOT,...",
-        help=f"one bot per seat, from: {', '.join(BOT_NAMES)}, each with optional parameters "
+        help=f"one bot per seat, from: {', '.join(SPEC_NAMES)}, each with optional parameters "
         "(expert:seconds=0.5,greedy; see 'carcassonne bots') (default greedy,random)",
     )
     parser.add_argument(

@@ -30,7 +30,7 @@ from ..batch.tournament import (
     build_report,
     format_markdown,
 )
-from ..bots import BOT_NAMES
+from ..bots import SPEC_NAMES
 from ..game import MAX_PLAYERS, MIN_PLAYERS, Game
 from .errors import CommandError
 from .options import (
@@ -61,7 +61,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--players",
         metavar="BOT,BOT,...",
-        help=f"the bots taking part, from: {', '.join(BOT_NAMES)}, each with optional "
+        help=f"the bots taking part, from: {', '.join(SPEC_NAMES)}, each with optional "
         "parameters (expert:seconds=0.2,greedy; see 'carcassonne bots')",
     )
     parser.add_argument(

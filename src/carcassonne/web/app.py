@@ -43,6 +43,7 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from .. import __version__
 from ..bots import BOT_NAMES, bot_parameters
+from ..bots.levels import LEVEL_NAMES
 from ..expansions.registry import meta as registry_meta
 from ..formats.actions import action_to_json
 from . import replay
@@ -177,6 +178,8 @@ async def meta(request: Request) -> Response:
     return JSONResponse(
         {
             "version": __version__,
+            #: the ladder's levels, weakest first: the lobby offers them before the bots
+            "levels": list(LEVEL_NAMES),
             "bots": list(BOT_NAMES),
             #: bots that take a think time, and the times offered
             "think_times": {

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..actions import PlaceFigure, PlaceTile
 from ..board import decode, encode
-from ..bots import BOT_NAMES, bot_arguments, bot_parameters, check_bot_spec
+from ..bots import SPEC_NAMES, bot_arguments, bot_parameters, check_bot_spec, resolved_spec
 from ..clocks import TimeControlError
 from ..events import Event, ScoreEvent
 from ..expansions.registry import EXPANSIONS, VARIANTS
@@ -141,8 +141,9 @@ def bot_name(spec: str) -> str:
 
 
 def think_time(spec: str) -> float:
-    """Seconds the bot of ``spec`` thinks per decision at most (0 for the instant bots)."""
-    name, arguments = bot_arguments(spec)
+    """Seconds the bot of ``spec`` thinks per decision at most (0 for the instant bots; a
+    level's cap on its playouts' time)."""
+    name, arguments = bot_arguments(resolved_spec(spec))
     seconds = {p.name: p.default for p in bot_parameters(name)}.get("seconds")
     return float(arguments.get("seconds", seconds or 0.0))
 
@@ -162,12 +163,13 @@ def seat_public(index: int, name: str, kind: str, bot: str | None) -> dict[str, 
 def parse_bot_seat(spec: Any, seat: int) -> str:
     """A bot seat's spec from a client, in canonical form.
 
-    Clients may choose the bot and, for the bots that think, a think time of at most
-    :data:`MAX_WEB_THINK` seconds; nothing else (an iteration budget has no time bound, and a
-    server's CPU is shared by every game on it).
+    Clients may choose a level of the ladder (its budget is the server's: playouts, with a
+    cap on their time), or a bot and, for the bots that think, a think time of at most
+    :data:`MAX_WEB_THINK` seconds; nothing else (an iteration budget of their own has no time
+    bound, and a server's CPU is shared by every game on it).
     """
     if not isinstance(spec, str):
-        raise ProtocolError.of("seat_bot_unknown", seat=seat, bots=", ".join(BOT_NAMES))
+        raise ProtocolError.of("seat_bot_unknown", seat=seat, bots=", ".join(SPEC_NAMES))
     try:
         name, arguments = bot_arguments(spec)
     except ValueError as exc:

@@ -89,10 +89,13 @@ export function mountLobby(container) {
     table: defaultTable(),
     created: null,
     error: null,
+    // the ladder's levels (weakest first), offered before the bots
+    levels: [],
     bots: ["random", "greedy"],
     thinkTimes: {},
   };
   api("/api/meta").then((meta) => {
+    state.levels = meta.levels || [];
     state.bots = meta.bots;
     state.thinkTimes = meta.think_times || {};
     state.expansions = meta.expansions;
@@ -103,14 +106,18 @@ export function mountLobby(container) {
   }).catch(() => {});
 
   function seatRow(seat, i) {
-    const kinds = [["human", t("lobby.human")], ["open", t("lobby.open_seat")], ...state.bots.map((b) => [`bot:${b}`, t(`bot.${b}`)])];
+    const choice = (value, label) => html("option", { value, selected: seat.kind === value }, label);
+    const group = (label, names) => html("optgroup", { label },
+      names.map((b) => choice(`bot:${b}`, t(`bot.${b}`))));
     return html("div", { class: "seat-row", "data-seat-row": i },
       seatSwatch(i, COLOURS[i], t(`colour.${COLOURS[i]}`)),
       html("select", {
         "aria-label": t("lobby.seat_kind", { n: i + 1 }),
         name: `kind-${i}`,
         onchange: (e) => { seat.kind = e.target.value; render(); },
-      }, kinds.map(([value, label]) => html("option", { value, selected: seat.kind === value }, label))),
+      }, choice("human", t("lobby.human")), choice("open", t("lobby.open_seat")),
+      state.levels.length ? group(t("lobby.levels"), state.levels) : null,
+      group(t("lobby.bots"), state.bots)),
       thinkSelect(seat, i),
       seat.kind === "open" ? html("span", { class: "muted open-seat-hint" }, t("lobby.open_seat_hint")) : html("input", {
         type: "text", maxlength: 24, name: `name-${i}`, value: seat.name,
