@@ -26,7 +26,9 @@ def test_the_lobby_offers_the_levels_first_and_a_level_is_played(
         ["Beginner", "Casual player", "Intermediate", "Strong player", "Master"]
     )
     values = kind.locator("option").evaluate_all("options => options.map(o => o.value)")
-    assert values[1 : 1 + len(LEVEL_NAMES)] == [f"bot:{name}" for name in LEVEL_NAMES]
+    # a person, a seat left open, then the levels before the bots
+    assert values[:2] == ["human", "open"]
+    assert values[2 : 2 + len(LEVEL_NAMES)] == [f"bot:{name}" for name in LEVEL_NAMES]
     kind.select_option("bot:casual")
     expect(page.locator("select[name=think-1]")).to_have_count(0)  # the level's own budget
     page.fill("input[name=seed]", "42")
