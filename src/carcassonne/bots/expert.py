@@ -51,6 +51,7 @@ from ..game import Game
 from . import BotParameter
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, relative
 from .greedy import GreedyBot
+from .learned import LearnedEvaluation
 
 #: the bot that answers a player's hint (``hint`` in ``carcassonne play``, the web's hint button):
 #: the expert, with a think time a player is glad to wait for
@@ -149,6 +150,15 @@ class ExpertBot:
             100,
         ),
         BotParameter(
+            "learned",
+            int,
+            1,
+            "1: value the positions where playouts stop by the learned evaluation (trained by "
+            "self-play); 0: by the greedy bot's static one (the expert before it)",
+            0,
+            1,
+        ),
+        BotParameter(
             "depth",
             int,
             None,
@@ -166,6 +176,7 @@ class ExpertBot:
         seconds: Any = _UNSET,  # float | None; Any lets the compiled build take the marker
         iterations: int | None = None,
         width: int = DEFAULT_WIDTH,
+        learned: int = 1,
         depth: int | None = None,
     ) -> None:
         if seconds is _UNSET:
@@ -177,6 +188,8 @@ class ExpertBot:
         self.iterations = iterations
         self.width = width
         self.depth = depth
+        #: the leaf valuation: None is the static one
+        self.learned = LearnedEvaluation() if learned else None
         self.weights = DEFAULT_WEIGHTS
         self.policy = _WorldPolicy(0, self.weights)
         self.stats = SearchStats()
@@ -211,7 +224,10 @@ class ExpertBot:
         deadline = None if self.seconds is None else start + self.seconds
         budget = self.iterations
         seat = game.to_move
-        depth = default_depth(game.players) if self.depth is None else self.depth
+        if self.depth is not None:
+            depth = self.depth
+        else:
+            depth = default_depth(game.players, self.learned is not None)
         prior_bot = GreedyBot(self.rng.getrandbits(64), self.weights)
         scored = prior_bot.score_actions(game)
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
@@ -271,20 +287,22 @@ class ExpertBot:
 
     def reward(self, game: Game, seat: int) -> float:
         """``seat``'s value minus the best other seat's: final scores of a finished game, else the
-        static evaluation as ``seat`` sees it."""
+        learned (or static) evaluation as ``seat`` sees it."""
         if game.is_over:
             return float(relative(game.scores, seat))
+        if self.learned is not None:
+            return relative(self.learned.seat_values(game, seat), seat)
         evaluator = Evaluator(game, self.weights)
         evaluator.seat = seat
         return relative(evaluator.seat_values(game), seat)
 
 
-def default_depth(players: int) -> int:
+def default_depth(players: int, learned: bool = True) -> int:
     """Tile turns a playout looks beyond the decision's own: the others' replies, the bot's
-    next turn and the reply to it.  Stopping at the bot's next turn (``players - 1``) won 69 %
-    of 40 games against greedy at 150 playouts per decision; this depth won 87.5 %
-    (``benchmarks/README.md``): what a move sets up for the bot's own next tile is most of
-    what a one-turn look misses."""
+    next turn and the reply to it.  With the static evaluation, stopping at the bot's next turn
+    (``players - 1``) won 69 % of 40 games against greedy at 150 playouts per decision; this
+    depth won 87.5 % (``benchmarks/README.md``): what a move sets up for the bot's own next tile
+    is most of what a one-turn look misses."""
     return players + 1
 
 
