@@ -45,6 +45,7 @@ class Task:
     index: int
     options: GameOptions
     every: int
+    horizon: int
 
 
 #: one seat at one position: (features, points still to make after its certain points, the
@@ -55,31 +56,40 @@ Position = list[Sample]
 
 
 def play(task: Task) -> tuple[int, list[Position]]:
-    """One greedy self-play game's positions."""
+    """One greedy self-play game's positions.  The target of a position is what each seat's
+    static value is ``horizon`` tile turns later (its final score if the game ends first, or
+    with ``horizon`` 0), minus its certain points now."""
     options = task.options
     assert options.seed is not None
     game = Game(options)
     bots = [make_bot("greedy", bot_seed(options.seed, seat)) for seat in range(game.players)]
-    pending: list[list[tuple[list[float], float, float]]] = []  # features, certain, static
-    turn = 0
+    statics: list[list[float]] = []  # each tile turn: each seat's static value, as it sees it
+    sampled: list[tuple[int, list[tuple[list[float], float]]]] = []  # turn, (features, certain)
     while not game.is_over:
         if game.phase == "tile":
-            if turn % task.every == 0:
-                position = []
+            values = []
+            for seat in range(game.players):
+                evaluator = Evaluator(game)
+                evaluator.seat = seat
+                values.append(evaluator.seat_values(game)[seat])
+            if len(statics) % task.every == 0:
+                rows = []
                 for seat in range(game.players):
-                    certain, rows = seat_features(game, seat)
-                    evaluator = Evaluator(game)
-                    evaluator.seat = seat
-                    static = evaluator.seat_values(game)[seat]
-                    position.append((rows[seat], certain[seat], static - certain[seat]))
-                pending.append(position)
-            turn += 1
+                    certain, features = seat_features(game, seat)
+                    rows.append((features[seat], certain[seat]))
+                sampled.append((len(statics), rows))
+            statics.append(values)
         game.apply(bots[game.to_move].choose(game))
-    final = game.scores
-    return task.index, [
-        [(f, final[s] - certain, static) for s, (f, certain, static) in enumerate(position)]
-        for position in pending
-    ]
+    statics.append([float(s) for s in game.scores])
+    end = len(statics) - 1
+    positions = []
+    for turn, rows in sampled:
+        later = statics[end if task.horizon == 0 else min(end, turn + task.horizon)]
+        now = statics[turn]
+        positions.append(
+            [(f, later[s] - certain, now[s] - certain) for s, (f, certain) in enumerate(rows)]
+        )
+    return task.index, positions
 
 
 def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
@@ -141,12 +151,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per option set")
     parser.add_argument("--every", type=int, default=3, help="sample every N-th tile turn")
+    parser.add_argument(
+        "--horizon",
+        type=int,
+        default=0,
+        help="tile turns ahead whose static value is the target (0: the final scores)",
+    )
     parser.add_argument("--seed", type=int, default=26, help="first game's shuffle seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--out", type=Path, default=OUT, help=f"file to write (default {OUT})")
     args = parser.parse_args()
     tasks = [
-        Task(k * args.games + i, options.with_(seed=args.seed + k * args.games + i), args.every)
+        Task(
+            k * args.games + i,
+            options.with_(seed=args.seed + k * args.games + i),
+            args.every,
+            args.horizon,
+        )
         for k, options in enumerate(OPTION_SETS.values())
         for i in range(args.games)
     ]
@@ -170,7 +191,8 @@ def main() -> int:
         ),
         "trained": {
             "command": "python benchmarks/train_evaluation.py "
-            + f"--games {args.games} --every {args.every} --seed {args.seed}",
+            + f"--games {args.games} --every {args.every} --horizon {args.horizon} "
+            + f"--seed {args.seed}",
             "option_sets": list(OPTION_SETS),
             "games": len(tasks),
             "positions": len(train),

@@ -56,9 +56,11 @@ def test_features_of_a_built_position_are_the_static_estimates_and_counts() -> N
     field = 3 * 0.45 * 0.75  # 3 per bordering city * its chance to close (one open edge)
     hand = (6.0 + 4.4 + 3.4 + 2.8 + 2.4 + 2.0) * 3 / 16  # six meeples in hand
     late = 3 / 72  # share of a game left
+    # every tile to come (base/U, a straight road) fits both open ends: a fit share of 1
     assert _named(mine) == pytest.approx(
-        {"road_points": road, "roads": 1, "hand_points": hand, "meeples": 6}
-        | {"road_points_late": road * late, "roads_late": late}
+        {"road_points": road, "roads": 1, "road_fit_points": road}
+        | {"hand_points": hand, "meeples": 6}
+        | {"road_points_late": road * late, "roads_late": late, "road_fit_points_late": road * late}
         | {"hand_points_late": hand * late, "meeples_late": 6 * late}
     )
     assert _named(theirs) == pytest.approx(
@@ -68,17 +70,36 @@ def test_features_of_a_built_position_are_the_static_estimates_and_counts() -> N
     )
 
 
-def test_a_city_one_tile_from_closing_is_counted_and_a_closed_one_is_certain() -> None:
-    game = scenario([], then=["base/U"] * 4)
+def _start_city_of_seat_1(then: list[str]) -> Game:
+    game = scenario([], then=then)
     start = game.board[encode(0, 0)]
     game.put_figure(1, MEEPLE, start.base + start.orientation.locations["N"])
+    return game
+
+
+def test_a_city_one_tile_from_closing_is_counted_with_the_share_of_tiles_that_fit() -> None:
+    # base/E drawn, three base/U in the stack: only base/E (a city cap) fits the square north of
+    # the start city, 1 of the 4 tiles to come
+    game = _start_city_of_seat_1(["base/E"] + ["base/U"] * 3)
     _, (_, theirs) = seat_features(game, 0)
     # 3 tiles left (1.5 own turns): (tiles + growth) * (1 + chance to close), 3/4 of each
     city = (1 + 0.5 * 1 * 0.75) * (1 + 0.45 * 0.75)
-    assert _named(theirs)["cities_one_edge"] == 1
-    assert _named(theirs)["city_points"] == pytest.approx(city)
-    assert _named(theirs)["cities"] == 1
-    # seat 0 closes it with base/E and a meeple of its own: paid at once, figures back in hand
+    named = _named(theirs)
+    assert (named["cities"], named["cities_one_edge"]) == (1, 1)
+    assert named["city_points"] == pytest.approx(city)
+    assert named["city_fit_points"] == pytest.approx(city / 4)
+    assert "city_dead_points" not in named
+
+
+def test_a_city_no_tile_to_come_can_close_is_dead() -> None:
+    game = _start_city_of_seat_1(["base/U"] * 4)  # straight roads only
+    _, (_, theirs) = seat_features(game, 0)
+    named = _named(theirs)
+    assert named["city_dead_points"] == named["city_points"]
+    assert "city_fit_points" not in named
+
+
+def test_a_closed_city_is_certain_points_and_its_meeple_back_in_hand() -> None:
     closed = scenario([("base/E", 0, -1, 180, ("meeple", "S"))], then=["base/U"] * 3)
     certain, (mine, _) = seat_features(closed, 0)
     assert closed.scores[0] == 4 and certain[0] == 4.0

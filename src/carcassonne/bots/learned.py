@@ -31,8 +31,11 @@ from importlib.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from ..board import DELTAS
+from ..features import Feature
 from ..game import MEEPLE, Game
-from ..tiles import CITY, FIELD, ROAD
+from ..placement import rotations_fitting
+from ..tiles import CITY, FIELD, ROAD, TileType
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, is_done
 
 #: tiles left at which the "share of the game left" is 1 (a base game starts with 71)
@@ -46,6 +49,11 @@ BASE_FEATURES: tuple[str, ...] = (
     "city_points",
     "cities",
     "cities_one_edge",  # open cities the seat holds that one tile could close
+    # the chance to complete, from the tiles still to come (public: only their order is hidden)
+    "city_fit_points",  # city points * share of the tiles to come that fit its hardest square
+    "city_dead_points",  # points of cities with a square no tile to come fits (never complete)
+    "road_fit_points",
+    "road_dead_points",
     "monastery_points",  # monasteries (and gardens)
     "monasteries",
     "field_points",
@@ -57,8 +65,9 @@ BASE_FEATURES: tuple[str, ...] = (
 FEATURES: tuple[str, ...] = BASE_FEATURES + tuple(f"{name}_late" for name in BASE_FEATURES)
 _COUNT = len(BASE_FEATURES)
 _ROAD_POINTS, _ROADS, _CITY_POINTS, _CITIES, _ONE_EDGE = 0, 1, 2, 3, 4
-_MONASTERY_POINTS, _MONASTERIES, _FIELD_POINTS, _FIELDS = 5, 6, 7, 8
-_HAND, _MEEPLES, _ADJUSTMENT = 9, 10, 11
+_CITY_FIT, _CITY_DEAD, _ROAD_FIT, _ROAD_DEAD = 5, 6, 7, 8
+_MONASTERY_POINTS, _MONASTERIES, _FIELD_POINTS, _FIELDS = 9, 10, 11, 12
+_HAND, _MEEPLES, _ADJUSTMENT = 13, 14, 15
 
 #: the shipped weights (package data)
 DATA_FILE = "evaluation.json"
@@ -123,6 +132,12 @@ def seat_features(game: Game, seat: int) -> tuple[list[float], list[list[float]]
     """Each seat's certain points (its score and the features completed but not paid yet,
     which a valuation mid-turn meets) and its :data:`FEATURES` in ``game``, as ``seat`` values
     it (the expansions' adjustments value hidden chips for ``seat``)."""
+    certain, rows, late = _base_features(game, seat)
+    return certain, [row + [late * x for x in row] for row in rows]
+
+
+def _base_features(game: Game, seat: int) -> tuple[list[float], list[list[float]], float]:
+    """:func:`seat_features` without the ``*_late`` twins, and the share of the game left."""
     evaluator = Evaluator(game, DEFAULT_WEIGHTS)
     evaluator.seat = seat
     certain = [float(score) for score in game.scores]
@@ -134,6 +149,7 @@ def seat_features(game: Game, seat: int) -> tuple[list[float], list[list[float]]
     hands = [dict(supply) for supply in game.supply]
     seen: set[int] = set()  # features by identity
     seg_feature = game.seg_feature
+    tiles_to_come = TilesToCome(game)
     for segment in game.figures:
         feature = seg_feature[segment]
         if id(feature) in seen:
@@ -151,10 +167,15 @@ def seat_features(game: Game, seat: int) -> tuple[list[float], list[list[float]]
                 certain[s] += points
             continue
         kind = feature.kind
+        line = kind in (ROAD, CITY)  # what tiles to come may complete
+        fit = tiles_to_come.hardest_fit(game, feature) if line else 0.0
+        fit_at = dead_at = -1
         if kind == ROAD:
             points_at, count_at = _ROAD_POINTS, _ROADS
+            fit_at, dead_at = _ROAD_FIT, _ROAD_DEAD
         elif kind == CITY:
             points_at, count_at = _CITY_POINTS, _CITIES
+            fit_at, dead_at = _CITY_FIT, _CITY_DEAD
         elif kind == FIELD:
             points_at, count_at = _FIELD_POINTS, _FIELDS
         else:
@@ -163,34 +184,91 @@ def seat_features(game: Game, seat: int) -> tuple[list[float], list[list[float]]
             row = rows[s]
             row[points_at] += points
             row[count_at] += 1.0
-            if kind == CITY and feature.open == 1:
-                row[_ONE_EDGE] += 1.0
+            if line:
+                row[fit_at] += fit * points
+                if fit == 0.0:
+                    row[dead_at] += points
+                if kind == CITY and feature.open == 1:
+                    row[_ONE_EDGE] += 1.0
     for s, hand in enumerate(hands):
         row = rows[s]
         for figure, count in hand.items():
             row[_HAND] += evaluator.hand_value(figure, count)
         row[_MEEPLES] = float(free[s])
-    late = min(1.0, evaluator.tiles_left / FULL_GAME_TILES)
-    return certain, [row + [late * x for x in row] for row in rows]
+    return certain, rows, min(1.0, evaluator.tiles_left / FULL_GAME_TILES)
+
+
+class TilesToCome:
+    """The tiles still to be placed (the stack, and the tile drawn while it waits to be placed:
+    their order aside, public) and which open squares they fit, counted once per square
+    constraint."""
+
+    __slots__ = ("counts", "types", "total", "_fits")
+
+    def __init__(self, game: Game) -> None:
+        #: tile type (by its registry index) -> copies to come
+        counts: dict[int, int] = {}
+        types: dict[int, TileType] = {}
+        drawn = game.current_tile if game.phase == "tile" else None
+        for tile in game.stack if drawn is None else [*game.stack, drawn]:
+            counts[tile.index] = counts.get(tile.index, 0) + 1
+            types[tile.index] = tile
+        self.counts = counts
+        self.types = types
+        self.total = sum(counts.values())
+        self._fits: dict[int, float] = {}
+
+    def share_fitting(self, key: int) -> float:
+        """Share of the tiles to come that fit an open square of constraint ``key``."""
+        share = self._fits.get(key)
+        if share is None:
+            types = self.types
+            fitting = sum(n for i, n in self.counts.items() if rotations_fitting(types[i], key))
+            share = self._fits[key] = fitting / self.total if self.total else 0.0
+        return share
+
+    def hardest_fit(self, game: Game, feature: Feature) -> float:
+        """The smallest share of the tiles to come that fit one of the open squares the road
+        or city ``feature`` runs into (0: it can never be completed)."""
+        board = game.board
+        frontier = game.frontier
+        seg_feature = game.seg_feature
+        hardest = 1.0
+        for pos in feature.squares:
+            placed = board[pos]
+            edge_segment = placed.orientation.edge_segment
+            for side in range(4):
+                segment = edge_segment[side]
+                if segment < 0 or seg_feature[placed.base + segment] is not feature:
+                    continue
+                square = frontier.get(pos + DELTAS[side])
+                if square is not None:
+                    hardest = min(hardest, self.share_fitting(square[0]))
+        return hardest
 
 
 class LearnedEvaluation:
     """Values positions with the learned weights (:func:`load_weights` unless given)."""
 
-    __slots__ = ("weights",)
+    __slots__ = ("weights", "_early", "_late")
 
     def __init__(self, weights: tuple[float, ...] | None = None) -> None:
         self.weights = load_weights() if weights is None else weights
+        # the weights of the features and of their *_late twins, applied without building them
+        self._early = self.weights[:_COUNT]
+        self._late = self.weights[_COUNT:]
 
     def seat_values(self, game: Game, seat: int) -> list[float]:
         """Each seat's expected final score as ``seat`` sees it; a finished game's scores."""
         if game.is_over:
             return [float(s) for s in game.scores]
-        weights = self.weights
-        values, rows = seat_features(game, seat)
+        values, rows, late = _base_features(game, seat)
+        early_weights, late_weights = self._early, self._late
         for s, row in enumerate(rows):
-            value = values[s]
-            for weight, x in zip(weights, row, strict=True):
-                value += weight * x
-            values[s] = value
+            early = latter = 0.0
+            for i, x in enumerate(row):
+                if x:
+                    early += early_weights[i] * x
+                    latter += late_weights[i] * x
+            values[s] += early + late * latter
         return values
