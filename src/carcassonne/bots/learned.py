@@ -147,18 +147,17 @@ def _base_features(game: Game, seat: int) -> tuple[list[float], list[list[float]
             rows[s][_ADJUSTMENT] += delta
     free = [supply.get(MEEPLE, 0) for supply in game.supply]
     hands = [dict(supply) for supply in game.supply]
-    seen: set[int] = set()  # features by identity
+    seen: set[Feature] = set()  # features hash by identity
     seg_feature = game.seg_feature
     tiles_to_come = TilesToCome(game)
     for segment in game.figures:
         feature = seg_feature[segment]
-        if id(feature) in seen:
+        if feature in seen:
             continue
-        seen.add(id(feature))
+        seen.add(feature)
         holders = game.majority(feature)
         points = evaluator.potential(game, feature)
-        done = is_done(game, feature)
-        if done:
+        if is_done(game, feature):
             for s, figure, _ in feature.figures:
                 hands[s][figure] = hands[s].get(figure, 0) + 1
                 if figure == MEEPLE:
