@@ -150,7 +150,7 @@ def explained(positions: list[Position], predict: Callable[[Sample], float]) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="games per option set")
-    parser.add_argument("--every", type=int, default=3, help="sample every N-th tile turn")
+    parser.add_argument("--every", type=int, default=2, help="sample every N-th tile turn")
     parser.add_argument(
         "--horizon",
         type=int,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -233,3 +235,20 @@ def test_the_learned_expert_is_deterministic_with_a_seed_and_iterations() -> Non
         return [action for _, action in game.history]
 
     assert play() == play()
+
+
+def test_training_is_one_seeded_command_that_writes_the_same_valid_file(tmp_path: Path) -> None:
+    script = Path(__file__).parent.parent / "benchmarks" / "train_evaluation.py"
+    written = []
+    for name in ("a.json", "b.json"):
+        out = tmp_path / name
+        subprocess.run(
+            [sys.executable, str(script), "--games", "2", "--seed", "5", "--out", str(out)],
+            check=True,
+            capture_output=True,
+        )
+        written.append(out.read_text())
+    assert written[0] == written[1]
+    data = json.loads(written[0])
+    assert data["trained"]["games"] == 6  # 2 in each of the 3 option sets
+    assert read_weights(tmp_path / "a.json", "a.json") == tuple(data["weights"])
