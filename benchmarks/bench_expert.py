@@ -2,7 +2,8 @@
 
 Plays ``--games`` games of the expert (``--expert SPEC``) against ``--opponents`` (one spec per
 other seat, default one greedy bot), seats rotating from game to game as in ``carcassonne
-simulate`` (game ``i`` is shuffled with seed ``S + i``), and prints per bot: wins, win rate with
+simulate`` (game ``i`` is shuffled with seed ``S + i``, or with ``--paired`` each shuffle is played
+once per seating), and prints per bot: wins, win rate with
 its Wilson 95 % interval (a tie counts as a shared win), mean score and mean points by source;
 then what the expert's searches cost: seconds and playouts per searched decision (median and
 10th-90th percentile), so that a time budget can be read as iterations on this machine.
@@ -12,6 +13,8 @@ then what the expert's searches cost: seconds and playouts per searched decision
     python benchmarks/bench_expert.py --games 60 --opponents greedy,greedy     # 3 players
     python benchmarks/bench_expert.py --games 100 --expert expert:iterations=40 --json
     python benchmarks/bench_expert.py --games 100 --save runs/base.jsonl   # resumable
+    python benchmarks/bench_expert.py --games 200 --paired --expert expert:iterations=500 \
+        --opponents expert:iterations=200,learned=0    # against the expert before issue 26
 
 Not a test: run it by hand and put the figures in ``benchmarks/README.md``.  With a time budget
 the figures depend on how busy the machine is (the searches get fewer playouts), so the cost
@@ -91,11 +94,11 @@ def percentiles(values: list[float]) -> tuple[float, float, float]:
     return low, statistics.median(ordered), high
 
 
-def run(tasks: list[Task], jobs: int, save: Path | None) -> list[Played]:
+def run(tasks: list[Task], jobs: int, save: Path | None, paired: bool) -> list[Played]:
     """Play the tasks not already in ``save``, appending each finished game to it; on Ctrl-C or
     SIGTERM stop and keep the finished games, so a long run cut short reports what it has and
     the same command resumes it.  Progress goes to stderr."""
-    played = load_saved(save, tasks) if save else []
+    played = load_saved(save, tasks, paired) if save else []
     done = {p.result.index for p in played}
     todo = [t for t in tasks if t.index not in done]
     wins = sum(expert_share(p.result, len(tasks[0].specs)) for p in played)
@@ -125,20 +128,26 @@ def expert_share(result: Result, players: int) -> float:
     return 1 / len(result.winners) if expert_seat in result.winners else 0.0
 
 
-def settings_line(tasks: list[Task]) -> dict[str, object]:
+def settings_line(tasks: list[Task], paired: bool) -> dict[str, object]:
     """What must match for games saved by an earlier run to count in this one."""
     first = tasks[0]
-    return {"specs": list(first.specs), "options": repr(first.options.with_(seed=None))}
+    settings: dict[str, object] = {
+        "specs": list(first.specs),
+        "options": repr(first.options.with_(seed=None)),
+    }
+    if paired:
+        settings["paired"] = True
+    return settings
 
 
 def played_to_json(game: Played) -> dict[str, object]:
     return {"result": game.result.to_json(), "searches": game.searches}
 
 
-def load_saved(save: Path, tasks: list[Task]) -> list[Played]:
+def load_saved(save: Path, tasks: list[Task], paired: bool) -> list[Played]:
     """Games an earlier run saved with the same settings (the file starts with them); a file of
     other settings is refused rather than mixed in."""
-    settings = settings_line(tasks)
+    settings = settings_line(tasks, paired)
     if not save.exists():
         save.write_text(json.dumps(settings) + "\n")
         return []
@@ -162,6 +171,12 @@ def main() -> int:
     parser.add_argument(
         "--opponents", default="greedy", help="specs of the other seats (default greedy)"
     )
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="play each shuffle once per seating (game i gets seed S + i // players), so luck "
+        "of the draw cancels out between the bots",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
@@ -180,13 +195,13 @@ def main() -> int:
     tasks = [
         Task(
             i,
-            options.with_(seed=first_seed + i),
+            options.with_(seed=first_seed + (i // len(specs) if args.paired else i)),
             tuple(specs[e] for e in seat_order(i, len(specs), True)),
         )
         for i in range(args.games)
     ]
     start = time.perf_counter()
-    played = run(tasks, args.jobs, args.save)
+    played = run(tasks, args.jobs, args.save, args.paired)
     seconds = time.perf_counter() - start
     if not played:
         print("no game finished", file=sys.stderr)

@@ -116,7 +116,7 @@ def test_every_bot_documents_seed_and_the_expert_its_budgets() -> None:
     for name in BOT_NAMES:
         assert bot_parameters(name)[0].name == "seed"
     expert = {p.name: p for p in bot_parameters("expert")}
-    assert set(expert) == {"seed", "seconds", "iterations", "width", "depth"}
+    assert set(expert) == {"seed", "seconds", "iterations", "width", "learned", "depth"}
     assert (expert["seconds"].type, expert["seconds"].default) == (float, 0.5)
     assert all(p.help for p in expert.values())
 

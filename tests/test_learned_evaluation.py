@@ -1,0 +1,254 @@
+"""The expert's learned evaluation: its features on built positions, the shipped data file and
+its checks, information-fairness, and the expert's choice between it and the static one."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carcassonne import Game
+from carcassonne.board import encode
+from carcassonne.bots import make_bot
+from carcassonne.bots.evaluate import Evaluator, relative
+from carcassonne.bots.expert import ExpertBot
+from carcassonne.bots.greedy import GreedyBot
+from carcassonne.bots.learned import (
+    FEATURES,
+    FORMAT,
+    VERSION,
+    EvaluationDataError,
+    LearnedEvaluation,
+    load_weights,
+    parse_weights,
+    read_weights,
+    seat_features,
+)
+from carcassonne.expansions.bets import Bets
+from carcassonne.game import MEEPLE
+from scenario import scenario
+
+# ---------------------------------------------------------------------------------- features
+
+
+def _road_and_field() -> Game:
+    """Seat 0's meeple on the start road (3 tiles, both ends open), seat 1's on the field north
+    of it (bordering the start city, one open edge); 3 tiles left, seat 0 to move."""
+    return scenario(
+        [("base/U", 1, 0, 0, ("meeple", "W")), ("base/U", -1, 0, 0, ("meeple", "NL"))],
+        then=["base/U"] * 4,
+    )
+
+
+def _named(row: list[float]) -> dict[str, float]:
+    return {name: x for name, x in zip(FEATURES, row, strict=True) if x}
+
+
+def test_features_of_a_built_position_are_the_static_estimates_and_counts() -> None:
+    game = _road_and_field()
+    assert (len(game.stack), game.to_move) == (3, 0)
+    certain, (mine, theirs) = seat_features(game, 0)
+    assert certain == [0.0, 0.0]
+    # 1.5 own turns left: 3/4 of a 2-turn estimate's future part, 3/16 of the hand's (8 turns)
+    road = 3 + 0.5 * 2 * 0.75  # tiles + growth per open edge * open edges * horizon
+    field = 3 * 0.45 * 0.75  # 3 per bordering city * its chance to close (one open edge)
+    hand = (6.0 + 4.4 + 3.4 + 2.8 + 2.4 + 2.0) * 3 / 16  # six meeples in hand
+    late = 3 / 72  # share of a game left
+    # every tile to come (base/U, a straight road) fits both open ends: a fit share of 1
+    assert _named(mine) == pytest.approx(
+        {"road_points": road, "roads": 1, "road_fit_points": road}
+        | {"hand_points": hand, "meeples": 6}
+        | {"road_points_late": road * late, "roads_late": late, "road_fit_points_late": road * late}
+        | {"hand_points_late": hand * late, "meeples_late": 6 * late}
+    )
+    assert _named(theirs) == pytest.approx(
+        {"field_points": field, "fields": 1, "hand_points": hand, "meeples": 6}
+        | {"field_points_late": field * late, "fields_late": late}
+        | {"hand_points_late": hand * late, "meeples_late": 6 * late}
+    )
+
+
+def _start_city_of_seat_1(then: list[str]) -> Game:
+    game = scenario([], then=then)
+    start = game.board[encode(0, 0)]
+    game.put_figure(1, MEEPLE, start.base + start.orientation.locations["N"])
+    return game
+
+
+def test_a_city_one_tile_from_closing_is_counted_with_the_share_of_tiles_that_fit() -> None:
+    # base/E drawn, three base/U in the stack: only base/E (a city cap) fits the square north of
+    # the start city, 1 of the 4 tiles to come
+    game = _start_city_of_seat_1(["base/E"] + ["base/U"] * 3)
+    _, (_, theirs) = seat_features(game, 0)
+    # 3 tiles left (1.5 own turns): (tiles + growth) * (1 + chance to close), 3/4 of each
+    city = (1 + 0.5 * 1 * 0.75) * (1 + 0.45 * 0.75)
+    named = _named(theirs)
+    assert (named["cities"], named["cities_one_edge"]) == (1, 1)
+    assert named["city_points"] == pytest.approx(city)
+    assert named["city_fit_points"] == pytest.approx(city / 4)
+    assert "city_dead_points" not in named
+
+
+def test_a_city_no_tile_to_come_can_close_is_dead() -> None:
+    game = _start_city_of_seat_1(["base/U"] * 4)  # straight roads only
+    _, (_, theirs) = seat_features(game, 0)
+    named = _named(theirs)
+    assert named["city_dead_points"] == named["city_points"]
+    assert "city_fit_points" not in named
+
+
+def test_a_closed_city_is_certain_points_and_its_meeple_back_in_hand() -> None:
+    closed = scenario([("base/E", 0, -1, 180, ("meeple", "S"))], then=["base/U"] * 3)
+    certain, (mine, _) = seat_features(closed, 0)
+    assert closed.scores[0] == 4 and certain[0] == 4.0
+    assert _named(mine)["meeples"] == 7
+    assert "cities" not in _named(mine)
+
+
+def test_value_is_score_plus_weights_times_features() -> None:
+    game = _road_and_field()
+    weights = tuple(float(i + 1) for i in range(len(FEATURES)))
+    certain, rows = seat_features(game, 1)
+    expected = [
+        c + sum(w * x for w, x in zip(weights, row, strict=True))
+        for c, row in zip(certain, rows, strict=True)
+    ]
+    assert LearnedEvaluation(weights).seat_values(game, 1) == pytest.approx(expected)
+
+
+def test_a_finished_game_is_worth_its_scores() -> None:
+    game = scenario([("base/U", 1, 0, 0, ("meeple", "W"))])
+    assert game.is_over
+    assert LearnedEvaluation().seat_values(game, 0) == [float(s) for s in game.scores]
+
+
+# ---------------------------------------------------------------------------------- data file
+
+
+def _valid() -> dict[str, object]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "features": list(FEATURES),
+        "weights": [0.5] * len(FEATURES),
+    }
+
+
+def test_the_shipped_file_is_valid_and_says_how_it_was_trained() -> None:
+    weights = load_weights()
+    assert len(weights) == len(FEATURES)
+    assert any(weights)
+    data = json.loads(
+        (Path(__file__).parent.parent / "src/carcassonne/data/evaluation.json").read_text()
+    )
+    assert data["trained"]["command"].startswith("python benchmarks/train_evaluation.py")
+    assert parse_weights(data, "x") == weights
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": "tiles"}, "not a carcassonne-evaluation file of version 1"),
+        ({"version": 2}, "not a carcassonne-evaluation file of version 1"),
+        ({"features": list(FEATURES)[::-1]}, "features must be exactly road_points, roads"),
+        ({"weights": [1.0]}, f"weights must be a list of {len(FEATURES)} numbers"),
+        ({"weights": ["1"] + [0.0] * (len(FEATURES) - 1)}, "weight of road_points is not a n"),
+        ({"weights": [True] + [0.0] * (len(FEATURES) - 1)}, "weight of road_points is not a n"),
+        ({"weights": [0.0, 1e9] + [0.0] * (len(FEATURES) - 2)}, "weight of roads out of range"),
+    ],
+)
+def test_a_damaged_file_is_refused_naming_it_and_the_fault(
+    change: dict[str, object], message: str
+) -> None:
+    with pytest.raises(EvaluationDataError, match="^damaged.json: " + message):
+        parse_weights(_valid() | change, "damaged.json")
+
+
+def test_a_file_that_is_not_json_is_refused_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "evaluation.json"
+    path.write_text('{"format": "carcassonne-evaluation", "weights": [1, 2')
+    with pytest.raises(EvaluationDataError, match=f"^{path}: cannot be read"):
+        read_weights(path, str(path))
+    path.write_text(json.dumps([1, 2]))
+    with pytest.raises(EvaluationDataError, match=f"^{path}: expected a JSON object"):
+        read_weights(path, str(path))
+    path.write_text(json.dumps(_valid()))
+    assert read_weights(path, str(path)) == (0.5,) * len(FEATURES)
+
+
+# ---------------------------------------------------------------------------------- fairness
+
+
+def test_a_world_the_seat_cannot_tell_apart_gets_the_same_value() -> None:
+    """Base game: a determinized world differs only in the stack order."""
+    game = Game(players=2, seed=12)
+    greedy = GreedyBot(4)
+    for _ in range(30):
+        game.apply(greedy.choose(game))
+    evaluation = LearnedEvaluation()
+    seat = game.to_move
+    world = game.determinized(seat, random.Random(5))
+    assert [t.id for t in world.stack] != [t.id for t in game.stack]
+    assert evaluation.seat_values(world, seat) == evaluation.seat_values(game, seat)
+
+
+def test_other_seats_hidden_chips_do_not_change_the_value() -> None:
+    game = Game(players=2, bets=True, map="france", map_chips=True, seed=4)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    bets = game.expansion(Bets)
+    assert isinstance(bets, Bets)
+    while not any(owner == 1 for chips in bets.offices.values() for owner, _ in chips):
+        game.apply(bots[game.to_move].choose(game))
+    twin = game.determinized(0, random.Random(99))
+    twin_bets = twin.expansion(Bets)
+    assert isinstance(twin_bets, Bets)
+    assert bets.offices != twin_bets.offices
+    evaluation = LearnedEvaluation()
+    assert evaluation.seat_values(game, 0) == evaluation.seat_values(twin, 0)
+
+
+# ------------------------------------------------------------------------------ the expert
+
+
+def test_the_expert_values_leaves_by_the_learned_evaluation_unless_told_not_to() -> None:
+    game = _road_and_field()
+    learned = make_bot("expert:iterations=5", 1)
+    static = make_bot("expert:iterations=5,learned=0", 1)
+    assert isinstance(learned, ExpertBot) and isinstance(static, ExpertBot)
+    values = LearnedEvaluation().seat_values(game, 0)
+    assert learned.reward(game, 0) == relative(values, 0)
+    evaluator = Evaluator(game)
+    assert static.reward(game, 0) == relative(evaluator.seat_values(game), 0)
+    assert learned.reward(game, 0) != static.reward(game, 0)
+
+
+def test_the_learned_expert_is_deterministic_with_a_seed_and_iterations() -> None:
+    def play() -> list[object]:
+        game = Game(players=2, seed=23, inns_cathedrals=True, traders_builders=True)
+        bots = [make_bot("expert:iterations=10,width=3", 5), make_bot("greedy", 6)]
+        for _ in range(24):
+            game.apply(bots[game.to_move].choose(game))
+        return [action for _, action in game.history]
+
+    assert play() == play()
+
+
+def test_training_is_one_seeded_command_that_writes_the_same_valid_file(tmp_path: Path) -> None:
+    script = Path(__file__).parent.parent / "benchmarks" / "train_evaluation.py"
+    written = []
+    for name in ("a.json", "b.json"):
+        out = tmp_path / name
+        subprocess.run(
+            [sys.executable, str(script), "--games", "2", "--seed", "5", "--out", str(out)],
+            check=True,
+            capture_output=True,
+        )
+        written.append(out.read_text())
+    assert written[0] == written[1]
+    data = json.loads(written[0])
+    assert data["trained"]["games"] == 6  # 2 in each of the 3 option sets
+    assert read_weights(tmp_path / "a.json", "a.json") == tuple(data["weights"])
