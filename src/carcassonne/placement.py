@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 _FIT_TABLES: dict[int, list[tuple[int, ...]]] = {}
 # pos -> the four PlaceTile actions on that square, shared by every game
 _PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
-_FIGURE_ACTIONS: dict[tuple[str, str], PlaceFigure] = {}
+# figure -> location -> the PlaceFigure action, shared by every game (two string-keyed lookups
+# allocate nothing, where a (figure, location) key would build and hash a tuple per lookup)
+_FIGURE_ACTIONS: dict[str, dict[str, PlaceFigure]] = {}
 
 
 def edges_fit(edges: tuple[int, ...], key: int) -> bool:
@@ -75,9 +77,12 @@ def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
 
 
 def _figure_action(figure: str, location: str) -> PlaceFigure:
-    action = _FIGURE_ACTIONS.get((figure, location))
+    by_location = _FIGURE_ACTIONS.get(figure)
+    if by_location is None:
+        by_location = _FIGURE_ACTIONS[figure] = {}
+    action = by_location.get(location)
     if action is None:
-        action = _FIGURE_ACTIONS[(figure, location)] = PlaceFigure(figure, location)
+        action = by_location[location] = PlaceFigure(figure, location)
     return action
 
 
