@@ -9,7 +9,7 @@ of them all, ``Action``.  :class:`IllegalAction` is the engine's refusal of one.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 
 class PlaceTile(NamedTuple):
@@ -32,7 +32,7 @@ class Pass(NamedTuple):
     """Decline an optional step (no figure, no bet, no wine sale)."""
 
 
-PASS = Pass()
+PASS: Final = Pass()
 
 
 class IllegalAction(ValueError):

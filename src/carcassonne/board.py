@@ -9,13 +9,15 @@ the first turn.  The open table of the base game has no border; a map (``maps.py
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
-STRIDE = 1024
-OFFSET = 512  # lets coordinates from -512 to 511 map onto non-negative positions
-DELTAS = (-STRIDE, 1, STRIDE, -1)  # N E S W
-OPPOSITE = (2, 3, 0, 1)
+# Final: the compiled build reads these as C constants, not as module-dict lookups
+STRIDE: Final = 1024
+OFFSET: Final = 512  # lets coordinates from -512 to 511 map onto non-negative positions
+DELTAS: Final = (-STRIDE, 1, STRIDE, -1)  # N E S W
+OPPOSITE: Final = (2, 3, 0, 1)
 # The 8 surrounding squares, for monastery and garden neighbourhoods.
-RING = (-STRIDE - 1, -STRIDE, -STRIDE + 1, -1, 1, STRIDE - 1, STRIDE, STRIDE + 1)
+RING: Final = (-STRIDE - 1, -STRIDE, -STRIDE + 1, -1, 1, STRIDE - 1, STRIDE, STRIDE + 1)
 
 
 def encode(x: int, y: int) -> int:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from .actions import IllegalAction as IllegalAction  # re-exported: the game's refusal
 from .actions import Pass, PlaceFigure, PlaceTile
@@ -48,14 +48,19 @@ from .quoting import short_repr
 from .tiles import CITY, FIELD, MONASTERY, ROAD, TileType, tile_by_id, tile_set
 from .views import GameView, game_view
 
-MEEPLE = "meeple"
-MEEPLE_KINDS = frozenset({CITY, ROAD, FIELD, MONASTERY})
+MEEPLE: Final = "meeple"
+MEEPLE_KINDS: Final = frozenset({CITY, ROAD, FIELD, MONASTERY})
 
 #: passed as options, makes the empty Game that Game.copy() fills in
 _BLANK = GameOptions()
 
-# Turn stages after the core's own decisions; see Game._continue.
-_END_OF_TURN, _NEXT_TURN, _FINAL, _FINAL_SCORE, _OVER = range(5)
+# Turn stages after the core's own decisions; see Game._continue.  Final, one a line: the compiled
+# build inlines them as C constants.
+_END_OF_TURN: Final = 0
+_NEXT_TURN: Final = 1
+_FINAL: Final = 2
+_FINAL_SCORE: Final = 3
+_OVER: Final = 4
 
 
 def _overrides(ext: Expansion, hook: str) -> bool:

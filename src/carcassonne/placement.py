@@ -12,7 +12,7 @@ the hottest code of a simulation: measure before changing it (benchmarks/README.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import PASS, IllegalAction, PlaceFigure, PlaceTile
 from .board import DELTAS, OPPOSITE, decode, encode
@@ -25,13 +25,14 @@ from .tiles import BORDER, CITY, KIND_NAMES, Orientation, TileType
 if TYPE_CHECKING:
     from .game import Game
 
+# (Final: the compiled build reads these as C statics, not module-dict lookups)
 # tile index -> list indexed by edge constraint (3 bits per side) -> rotation indices that fit
-_FIT_TABLES: dict[int, list[tuple[int, ...]]] = {}
+_FIT_TABLES: Final[dict[int, list[tuple[int, ...]]]] = {}
 # pos -> the four PlaceTile actions on that square, shared by every game
-_PLACE_ACTIONS: dict[int, tuple[PlaceTile, ...]] = {}
+_PLACE_ACTIONS: Final[dict[int, tuple[PlaceTile, ...]]] = {}
 # figure -> location -> the PlaceFigure action, shared by every game (two string-keyed lookups
 # allocate nothing, where a (figure, location) key would build and hash a tuple per lookup)
-_FIGURE_ACTIONS: dict[str, dict[str, PlaceFigure]] = {}
+_FIGURE_ACTIONS: Final[dict[str, dict[str, PlaceFigure]]] = {}
 
 
 def edges_fit(edges: tuple[int, ...], key: int) -> bool:

@@ -9,7 +9,7 @@ game again from scratch to check them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from .board import RING, encode
 from .events import ScoreEvent
@@ -20,9 +20,9 @@ from .tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD
 if TYPE_CHECKING:
     from .game import Game
 
-CLOISTERS = (MONASTERY, GARDEN)
+CLOISTERS: Final = (MONASTERY, GARDEN)
 #: a square and the eight around it: the cloisters a tile can complete
-_SELF_AND_RING = (0, *RING)
+_SELF_AND_RING: Final = (0, *RING)
 
 
 class Scoring(GameState):

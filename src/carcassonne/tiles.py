@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from .quoting import short_repr
 
@@ -24,14 +24,25 @@ EDGE_NAMES = ("N", "E", "S", "W")
 HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 ROTATIONS = (0, 90, 180, 270)
 
-# Feature kinds of segments (the river and the betting office are not features).
-CITY, ROAD, FIELD, MONASTERY, GARDEN = range(5)
-KIND_NAMES = ("city", "road", "field", "monastery", "garden")
+# Feature kinds of segments (the river and the betting office are not features).  Final, one a
+# line: the compiled build inlines them as C constants (a tuple unpacking would be module-dict
+# lookups on every use).
+CITY: Final = 0
+ROAD: Final = 1
+FIELD: Final = 2
+MONASTERY: Final = 3
+GARDEN: Final = 4
+KIND_NAMES: Final = ("city", "road", "field", "monastery", "garden")
 CENTRE_KINDS = {"monastery": MONASTERY, "garden": GARDEN}
 
 # Edge codes; 0 means "no neighbour" in placement constraints and BORDER marks the map border or a
 # printed large-city side that is not open: both accept any edge and close what runs into them.
-EMPTY, CITY_EDGE, ROAD_EDGE, FIELD_EDGE, RIVER_EDGE, BORDER = range(6)
+EMPTY: Final = 0
+CITY_EDGE: Final = 1
+ROAD_EDGE: Final = 2
+FIELD_EDGE: Final = 3
+RIVER_EDGE: Final = 4
+BORDER: Final = 5
 EDGE_CODES = {"C": CITY_EDGE, "R": ROAD_EDGE, "F": FIELD_EDGE, "~": RIVER_EDGE}
 EDGE_LETTERS = {code: letter for letter, code in EDGE_CODES.items()}
 

@@ -8,7 +8,7 @@ monasteries, which the core does for every cloister-like feature.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..board import decode
 from ..tiles import GARDEN, MONASTERY
@@ -18,7 +18,7 @@ from .base import Expansion
 if TYPE_CHECKING:
     from ..game import Game
 
-ABBOT = "abbot"
+ABBOT: Final = "abbot"
 
 
 class Abbot(Expansion):
