@@ -34,7 +34,7 @@ Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import PASS, Pass
 from ..board import decode, encode
@@ -63,7 +63,9 @@ _CHIP_TABLE: dict[str, tuple[tuple[int, int, bool], ...]] = {
     "5/8+": ((5, 5, False), (8, 8, True)),
 }
 
-BET, SETTLE, SETTLE_FINAL = "bet", "settle", "settle-final"
+BET: Final = "bet"
+SETTLE: Final = "settle"
+SETTLE_FINAL: Final = "settle-final"
 
 
 def settle_choices(game: Game) -> list[SettleAgainst]:
@@ -83,8 +85,8 @@ def chip_payoff(chip: str, tiles: int) -> int:
     return 0
 
 
-_PLACE_BET = {chip: PlaceBet(chip) for chip in CHIPS}
-_CHIP_ORDER = {chip: i for i, chip in enumerate(CHIPS)}
+_PLACE_BET: Final = {chip: PlaceBet(chip) for chip in CHIPS}
+_CHIP_ORDER: Final = {chip: i for i, chip in enumerate(CHIPS)}
 
 # A chip on an office: (owner seat, chip name).
 Chip = tuple[int, str]

@@ -13,7 +13,7 @@ and whether an unfinished one pays as a plain feature (D51) is kept as the value
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..tiles import CITY, FIELD, MONASTERY, ROAD
 from .base import Expansion
@@ -23,13 +23,13 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..options import GameOptions
 
-LARGE_MEEPLE = "large-meeple"
-INN = "inn"
-CATHEDRAL = "cathedral"
+LARGE_MEEPLE: Final = "large-meeple"
+INN: Final = "inn"
+CATHEDRAL: Final = "cathedral"
 #: a completed road with an inn pays this per tile
-INN_POINTS = 2
+INN_POINTS: Final = 2
 #: a completed city with a cathedral pays this per tile and per coat of arms
-CATHEDRAL_POINTS = 3
+CATHEDRAL_POINTS: Final = 3
 
 
 class InnsCathedrals(Expansion):

@@ -28,7 +28,7 @@ Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
@@ -45,14 +45,15 @@ if TYPE_CHECKING:
     from ..game import Game, PlacedTile
     from ..maps import GameMap
 
-WINE = "wine"
-EXPORT, TOWN = "export", "town"
+WINE: Final = "wine"
+EXPORT: Final = "export"
+TOWN: Final = "town"
 #: docs/rules.md §5: what one wine pays at each outlet
-OUTLET_POINTS = {EXPORT: 5, TOWN: 9}
+OUTLET_POINTS: Final = {EXPORT: 5, TOWN: 9}
 #: the chips one wine is made of: a pair of 1s or a single 2 (never 1+2)
-WINES: tuple[tuple[int, ...], ...] = ((1, 1), (2,))
+WINES: Final[tuple[tuple[int, ...], ...]] = ((1, 1), (2,))
 #: how often setup redraws before declaring that a map cannot hold its chips
-_MAX_DRAWS = 20_000
+_MAX_DRAWS: Final = 20_000
 
 
 class Chip(NamedTuple):

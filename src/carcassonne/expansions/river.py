@@ -8,7 +8,7 @@ may not turn the same way as the river's previous curve.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from ..board import DELTAS, OPPOSITE, encode
 from ..tiles import RIVER_EDGE, Orientation, tile_by_id, tile_set
@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
     from ..game import Game, PlacedTile
 
-STRAIGHT, RIGHT, LEFT = 0, 1, 3
+STRAIGHT: Final = 0
+RIGHT: Final = 1
+LEFT: Final = 3
 
 
 def river_turn(entry_edge: int, exit_edge: int) -> int:

@@ -15,7 +15,7 @@ The tokens are public, so there is nothing to re-deal for search.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..tiles import CITY, FIELD, ROAD
 from .base import Expansion
@@ -25,10 +25,11 @@ if TYPE_CHECKING:
     from ..game import Game, PlacedTile
 
 #: the trade goods, in the order views and events list them
-GOODS: tuple[str, ...] = ("wine", "grain", "cloth")
-BUILDER, PIG = "builder", "pig"
+GOODS: Final[tuple[str, ...]] = ("wine", "grain", "cloth")
+BUILDER: Final = "builder"
+PIG: Final = "pig"
 #: what the majority of one kind of goods pays at the end
-GOODS_MAJORITY_POINTS = 10
+GOODS_MAJORITY_POINTS: Final = 10
 
 
 class TradersBuilders(Expansion):
