@@ -105,6 +105,24 @@ def test_the_rematch_rotates_the_seats_keeps_the_tokens_options_and_table(games_
     ]
 
 
+def test_an_unnamed_seat_takes_the_default_name_of_its_new_place(games_db: str) -> None:
+    """Default names are by place ("Player 2"), and pages show them in their own language:
+    moved one seat earlier, "Player 2" is "Player 1", still a default name; a name the
+    creator gave moves with its player."""
+    seats = [{"kind": "human", "name": ""}, {"kind": "human", "name": ""}, SEATS[1]]
+    with TestClient(create_app(games_db, bot_delay=0)) as client:
+        old = finished(client, seats)
+        old_info = client.get(f"/api/games/{old['id']}").json()
+        assert [s["name"] for s in old_info["seats"]] == ["Player 1", "Player 2", "Robo"]
+        new_id = rematch(client, old["id"], old["seats"][0]["token"]).json()["id"]
+        info = client.get(f"/api/games/{new_id}").json()
+        assert [(s["name"], s["default_name"]) for s in info["seats"]] == [
+            ("Player 1", True),  # the old second seat
+            ("Robo", False),
+            ("Player 3", True),  # the old first seat
+        ]
+
+
 def test_only_a_seat_of_a_game_that_is_over_may_ask(games_db: str) -> None:
     with TestClient(create_app(games_db, bot_delay=0)) as client:
         old = finished(client)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ProtocolError
 from .outbox import Principal
+from .protocol import default_seat_name
 from .storage import RematchTaken
 
 if TYPE_CHECKING:
@@ -37,9 +38,17 @@ def new_seat(old: int, players: int) -> int:
 
 def rotated(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The stored seats of the rematch: each as it was (kind, bot, name, token digest), one
-    seat earlier."""
+    seat earlier; a seat its creator left unnamed takes the default name of its new place
+    ("Player 2" moved to the first seat is "Player 1"), which pages show in their language."""
     players = len(seats)
-    return [dict(seats[(new + 1) % players]) for new in range(players)]
+    moved = []
+    for new in range(players):
+        old = (new + 1) % players
+        seat = dict(seats[old])
+        if seat["name"] == default_seat_name(old, seat["kind"], seat["bot"]):
+            seat["name"] = default_seat_name(new, seat["kind"], seat["bot"])
+        moved.append(seat)
+    return moved
 
 
 class RoomRematch:
