@@ -5,7 +5,9 @@ that never fill, and every refusal naming what is wrong."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -34,6 +36,17 @@ def client_at(app: Any, address: str = "10.0.0.1") -> TestClient:
     return TestClient(app, client=(address, 1000))
 
 
+@contextlib.contextmanager
+def two_clients(app: Any) -> Iterator[tuple[TestClient, TestClient]]:
+    """Clients at two addresses of one running app, on its one event loop as on a real server:
+    two test clients entered apart would each start the app (twice its lifespan) on a loop of
+    their own, and a room's lock taken from both loops fails when they contend."""
+    with client_at(app) as first:
+        second = client_at(app, "10.0.0.2")
+        second.portal = first.portal  # its requests run on the first's loop
+        yield first, second
+
+
 def create(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> Any:
     answer = client.post("/api/games", json={"seats": seats, "options": {"stack": STACK}, **extra})
     assert answer.status_code == 201, answer.json()
@@ -46,7 +59,7 @@ def join(client: TestClient, game_id: str, seat: int, name: str = "Bo") -> Any:
 
 def test_an_open_table_waits_until_its_seat_is_taken(games_db: str) -> None:
     app = create_app(games_db, bot_delay=0, limits=GENEROUS)
-    with client_at(app) as ana, client_at(app, "10.0.0.2") as bo:
+    with two_clients(app) as (ana, bo):
         created = create(ana, ANA_AND_OPEN, listed=True)
         game_id, token = created["id"], created["seats"][0]["token"]
         assert [s["seat"] for s in created["seats"]] == [0]  # no link for the open seat
@@ -230,7 +243,7 @@ def test_a_bad_cursor_is_refused(tmp_path: Any, page: str) -> None:
 
 def test_an_address_lists_at_most_three_tables_waiting(games_db: str) -> None:
     app = create_app(games_db, bot_delay=0, limits=GENEROUS)
-    with client_at(app) as mine, client_at(app, "10.0.0.2") as other:
+    with two_clients(app) as (mine, other):
         ids = [create(mine, ANA_AND_OPEN, listed=True)["id"] for _ in range(3)]
         refused = mine.post("/api/games", json={"seats": ANA_AND_OPEN, "listed": True})
         assert refused.status_code == 503 and refused.json()["error"] == "too-many-open-tables"
