@@ -31,6 +31,7 @@ from carcassonne.bots.learned import (
 from carcassonne.expansions.bets import Bets
 from carcassonne.game import MEEPLE
 from scenario import scenario
+from test_expert import twins_differing_in_hidden_chips
 
 # ---------------------------------------------------------------------------------- features
 
@@ -197,15 +198,9 @@ def test_a_world_the_seat_cannot_tell_apart_gets_the_same_value() -> None:
 
 
 def test_other_seats_hidden_chips_do_not_change_the_value() -> None:
-    game = Game(players=2, bets=True, map="france", map_chips=True, seed=4)
-    bots = [GreedyBot(1), GreedyBot(2)]
-    bets = game.expansion(Bets)
-    assert isinstance(bets, Bets)
-    while not any(owner == 1 for chips in bets.offices.values() for owner, _ in chips):
-        game.apply(bots[game.to_move].choose(game))
-    twin = game.determinized(0, random.Random(99))
-    twin_bets = twin.expansion(Bets)
-    assert isinstance(twin_bets, Bets)
+    game, twin = twins_differing_in_hidden_chips()
+    bets, twin_bets = game.expansion(Bets), twin.expansion(Bets)
+    assert isinstance(bets, Bets) and isinstance(twin_bets, Bets)
     assert bets.offices != twin_bets.offices
     evaluation = LearnedEvaluation()
     assert evaluation.seat_values(game, 0) == evaluation.seat_values(twin, 0)
