@@ -128,13 +128,14 @@ class Placement(Scoring):
 
     def _legal_placements(self, tile: TileType) -> list[PlaceTile]:
         table = _fit_table(tile)
+        # a comprehension: native in the compiled build, where a bound ``append`` kept in a
+        # local would be a generic Python call per placement
         placements: list[PlaceTile] = []
-        append = placements.append
         for key, actions in self.frontier.values():
             rotations = table[key]
             if rotations:
                 for r in rotations:
-                    append(actions[r])
+                    placements.append(actions[r])
         if self._restrictors:
             game: Game = self  # type: ignore[assignment]
             for ext in self._restrictors:
