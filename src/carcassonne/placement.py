@@ -185,10 +185,10 @@ class Placement(Scoring):
         if orientation.cloisters:
             self._open_cloisters[pos] = tuple(base + i for i in orientation.cloisters)
         frontier = self.frontier
-        frontier.pop(pos, None)
+        if pos in frontier:  # (dict.pop with a default is a generic call when compiled)
+            del frontier[pos]
         squares = self._squares
         inactive = self._inactive
-        merge = self._merge
         for d, od, edge, mine, left, right in orientation.sides:
             q = pos + DELTAS[d]
             neighbour = board.get(q)
@@ -213,18 +213,18 @@ class Placement(Scoring):
                 a = seg_feature[base + mine]
                 b = seg_feature[neighbour.base + other.edge_segment[od]]
                 if a is not b:
-                    a = merge(a, b)
+                    a = self._merge(a, b)
                 a.open -= 2
             if left >= 0:
                 a = seg_feature[base + left]
                 b = seg_feature[neighbour.base + other.half_segment[2 * od + 1]]
                 if a is not b:
-                    merge(a, b)
+                    self._merge(a, b)
             if right >= 0:
                 a = seg_feature[base + right]
                 b = seg_feature[neighbour.base + other.half_segment[2 * od]]
                 if a is not b:
-                    merge(a, b)
+                    self._merge(a, b)
             if inactive and q in inactive:
                 self._activate(q)
         return placed
