@@ -26,8 +26,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 # (Final: the compiled build reads these as C statics, not module-dict lookups)
-# tile index -> list indexed by edge constraint (3 bits per side) -> rotation indices that fit
-_FIT_TABLES: Final[dict[int, list[tuple[int, ...]]]] = {}
+# tile index -> tuple indexed by edge constraint (3 bits per side) -> rotation indices that fit
+# (a tuple of tuples of ints, which the garbage collector stops tracking: a list of 4096 entries
+# per tile type would be walked by every full collection of every game)
+_FIT_TABLES: Final[dict[int, tuple[tuple[int, ...], ...]]] = {}
 # pos -> the four PlaceTile actions on that square, shared by every game
 _PLACE_ACTIONS: Final[dict[int, tuple[PlaceTile, ...]]] = {}
 # figure -> location -> the PlaceFigure action, shared by every game (two string-keyed lookups
@@ -43,7 +45,7 @@ def edges_fit(edges: tuple[int, ...], key: int) -> bool:
     return True
 
 
-def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
+def _fit_table(tile: TileType) -> tuple[tuple[int, ...], ...]:
     """For every possible edge constraint, the distinct rotations of ``tile`` that satisfy it.
 
     Built once per tile type (4096 small entries), so finding legal placements is one list
@@ -54,12 +56,12 @@ def _fit_table(tile: TileType) -> list[tuple[int, ...]]:
     """
     table = _FIT_TABLES.get(tile.index)
     if table is None:
-        table = [()] * (1 << 12)
+        rows: list[tuple[int, ...]] = [()] * (1 << 12)
         for o in tile.distinct_orientations:
             sides = [(0, code << (3 * d)) for d, code in enumerate(o.edges)]
             for key in {sum(choice) for choice in itertools.product(*sides)}:
-                table[key] += (o.rotation // 90,)
-        _FIT_TABLES[tile.index] = table
+                rows[key] += (o.rotation // 90,)
+        table = _FIT_TABLES[tile.index] = tuple(rows)
     return table
 
 
