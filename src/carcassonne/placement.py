@@ -182,7 +182,8 @@ class Placement(Scoring):
             )
             self.seg_pos.append(pos)
         if orientation.cloisters:
-            self._open_cloisters[pos] = tuple(base + i for i in orientation.cloisters)
+            # Counted when it is scored (a look-ahead placement is taken back unscored)
+            self._open_cloisters[pos] = (-1, tuple(base + i for i in orientation.cloisters))
         frontier = self.frontier
         frontier.pop(pos, None)
         squares = self._squares

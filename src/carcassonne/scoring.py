@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from .board import RING, encode
+from .board import RING, STRIDE, encode
 from .events import ScoreEvent
 from .features import Feature
 from .state import GameState
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from .game import Game
 
 CLOISTERS: Final = (MONASTERY, GARDEN)
-#: a square and the eight around it: the cloisters a tile can complete
-_SELF_AND_RING: Final = (0, *RING)
+#: the farthest two squares next to each other (diagonals too) are apart, as positions
+_REACH: Final = STRIDE + 1
 
 
 class Scoring(GameState):
@@ -82,12 +82,31 @@ class Scoring(GameState):
         open_cloisters = self._open_cloisters
         if open_cloisters:
             pos = placed.pos
-            for d in _SELF_AND_RING:
-                q = pos + d
-                segments = open_cloisters.get(q)
-                if segments is not None and self.ring_count(q) == 8:
-                    del open_cloisters[q]
-                    for g in segments:
+            # The squares next to the tile placed (diagonals too) and its own lie from low to
+            # high, 0 to 2 past low or past low plus one or two rows: q - pos is in RING or 0
+            low = pos - _REACH
+            high = pos + _REACH
+            full: list[int] | None = None  # the squares of the cloisters now surrounded
+            for q in open_cloisters:
+                if q < low or q > high or (q - low) % STRIDE > 2:
+                    continue
+                count, segments = open_cloisters[q]
+                # The first count reads the board (the tile placed is on it); later ones add it
+                count = self.ring_count(q) if count < 0 else count + 1
+                if count == 8:
+                    if full is None:
+                        full = [q]
+                    else:
+                        full.append(q)
+                else:
+                    open_cloisters[q] = (count, segments)  # a value replaced: iterating is safe
+            if full is not None:
+                if len(full) > 1:
+                    # The order the ring's squares had when each was looked up: the tile's own
+                    # square first, then the others by position
+                    full.sort(key=lambda q: (q != pos, q))
+                for q in full:
+                    for g in open_cloisters.pop(q)[1]:
                         feature = seg_feature[g]
                         feature.complete = True
                         completed.append(feature)
