@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 CLOISTERS: Final = (MONASTERY, GARDEN)
 #: the farthest two squares next to each other (diagonals too) are apart, as positions
 _REACH: Final = STRIDE + 1
+#: board.RING typed as a tuple of any length, which the compiled build walks by index (a tuple
+#: of eight ints it builds anew and walks with a generic iterator, every call)
+_RING: Final[tuple[int, ...]] = RING
 
 
 class Scoring(GameState):
@@ -36,7 +39,7 @@ class Scoring(GameState):
         """How many of the 8 squares around ``pos`` hold a tile."""
         board = self.board
         count = 0
-        for d in RING:  # a plain loop: a generator costs more than the 8 lookups
+        for d in _RING:  # a plain loop: a generator costs more than the 8 lookups
             if pos + d in board:
                 count += 1
         return count
@@ -103,8 +106,12 @@ class Scoring(GameState):
             if full is not None:
                 if len(full) > 1:
                     # The order the ring's squares had when each was looked up: the tile's own
-                    # square first, then the others by position
-                    full.sort(key=lambda q: (q != pos, q))
+                    # square first, then the others by position (no sort key: a lambda would
+                    # make pos a closure's, read through it all along the compiled function)
+                    full.sort()
+                    if pos in full:
+                        full.remove(pos)
+                        full.insert(0, pos)
                 for q in full:
                     for g in open_cloisters.pop(q)[1]:
                         feature = seg_feature[g]
@@ -193,18 +200,26 @@ class Scoring(GameState):
         return paid
 
     def bordering_cities(self, feature: Feature) -> list[Feature]:
-        seen: dict[int, Feature] = {}
+        """The distinct cities ``feature`` (a field) borders, in the order it reached them."""
+        seg_feature = self.seg_feature
+        cities: list[Feature] = []
+        seen: set[Feature] = set()  # features hash by identity: no id() number made per segment
         for g in feature.cities:
-            city = self.seg_feature[g]
-            seen[id(city)] = city
-        return list(seen.values())
+            city = seg_feature[g]
+            if city not in seen:
+                seen.add(city)
+                cities.append(city)
+        return cities
 
     def features(self) -> list[Feature]:
-        """Every distinct feature on the board."""
-        seen: dict[int, Feature] = {}
+        """Every distinct feature on the board, in the order of their first segments."""
+        features: list[Feature] = []
+        seen: set[Feature] = set()  # (as in bordering_cities)
         for feature in self.seg_feature:
-            seen[id(feature)] = feature
-        return list(seen.values())
+            if feature not in seen:
+                seen.add(feature)
+                features.append(feature)
+        return features
 
     def features_at(self, x: int, y: int) -> list[tuple[str, Feature]]:
         """(location, feature) for each segment of the tile on square (x, y)."""
