@@ -6,13 +6,14 @@ aggregates, so they carry the full breakdown rather than just a number.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copyreg
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from .board import decode
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ScoreEvent:
     """Points paid for one reason.
 
@@ -28,13 +29,37 @@ class ScoreEvent:
     source: str
     reason: str
     points: dict[int, int]
-    tiles: int = 0
-    coats_of_arms: int = 0
-    figures: dict[int, int] = field(default_factory=dict)
+    tiles: int
+    coats_of_arms: int
+    figures: dict[int, int]
     #: the feature's squares as sorted board positions, decoded only when :attr:`squares` is read:
     #: a game scores a few hundred features and bots and simulations never look at them
-    square_codes: tuple[int, ...] = ()
-    detail: dict[str, Any] = field(default_factory=dict)
+    square_codes: tuple[int, ...]
+    detail: dict[str, Any]
+
+    # Its own __init__ (init=False): the dataclass one is generated Python source, which the
+    # compiled build runs interpreted (it was half of what scoring a feature cost)
+    def __init__(
+        self,
+        turn: int,
+        source: str,
+        reason: str,
+        points: dict[int, int],
+        tiles: int = 0,
+        coats_of_arms: int = 0,
+        figures: dict[int, int] | None = None,
+        square_codes: tuple[int, ...] = (),
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        self.turn = turn
+        self.source = source
+        self.reason = reason
+        self.points = points
+        self.tiles = tiles
+        self.coats_of_arms = coats_of_arms
+        self.figures = {} if figures is None else figures
+        self.square_codes = square_codes
+        self.detail = {} if detail is None else detail
 
     @property
     def squares(self) -> list[tuple[int, int]]:
@@ -51,17 +76,49 @@ class ScoreEvent:
         return data
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameEvent:
     """A public happening that pays nothing by itself (a discarded tile, a bet placed…)."""
 
     turn: int
     type: str
-    seat: int | None = None
-    detail: dict[str, Any] = field(default_factory=dict)
+    seat: int | None
+    detail: dict[str, Any]
+
+    def __init__(  # its own, as ScoreEvent's
+        self, turn: int, type: str, seat: int | None = None, detail: dict[str, Any] | None = None
+    ) -> None:
+        self.turn = turn
+        self.type = type
+        self.seat = seat
+        self.detail = {} if detail is None else detail
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
 Event = ScoreEvent | GameEvent
+
+
+# Pickled (and copied) as their arguments: a compiled class with its own __init__ cannot be made
+# empty and filled in, which is how an object pickles by default.
+def _score_event_args(event: ScoreEvent) -> tuple[type[ScoreEvent], tuple[Any, ...]]:
+    return ScoreEvent, (
+        event.turn,
+        event.source,
+        event.reason,
+        event.points,
+        event.tiles,
+        event.coats_of_arms,
+        event.figures,
+        event.square_codes,
+        event.detail,
+    )
+
+
+def _game_event_args(event: GameEvent) -> tuple[type[GameEvent], tuple[Any, ...]]:
+    return GameEvent, (event.turn, event.type, event.seat, event.detail)
+
+
+copyreg.pickle(ScoreEvent, _score_event_args)
+copyreg.pickle(GameEvent, _game_event_args)

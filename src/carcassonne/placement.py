@@ -185,7 +185,8 @@ class Placement(Scoring):
             )
             self.seg_pos.append(pos)
         if orientation.cloisters:
-            self._open_cloisters[pos] = tuple(base + i for i in orientation.cloisters)
+            # Counted when it is scored (a look-ahead placement is taken back unscored)
+            self._open_cloisters[pos] = (-1, tuple(base + i for i in orientation.cloisters))
         frontier = self.frontier
         if pos in frontier:  # (dict.pop with a default is a generic call when compiled)
             del frontier[pos]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from .board import RING, encode
+from .board import RING, STRIDE, encode
 from .events import ScoreEvent
 from .features import Feature
 from .state import GameState
@@ -21,8 +21,11 @@ if TYPE_CHECKING:
     from .game import Game
 
 CLOISTERS: Final = (MONASTERY, GARDEN)
-#: a square and the eight around it: the cloisters a tile can complete
-_SELF_AND_RING: Final = (0, *RING)
+#: the farthest two squares next to each other (diagonals too) are apart, as positions
+_REACH: Final = STRIDE + 1
+#: board.RING typed as a tuple of any length, which the compiled build walks by index (a tuple
+#: of eight ints it builds anew and walks with a generic iterator, every call)
+_RING: Final[tuple[int, ...]] = RING
 
 
 class Scoring(GameState):
@@ -36,7 +39,7 @@ class Scoring(GameState):
         """How many of the 8 squares around ``pos`` hold a tile."""
         board = self.board
         count = 0
-        for d in RING:  # a plain loop: a generator costs more than the 8 lookups
+        for d in _RING:  # a plain loop: a generator costs more than the 8 lookups
             if pos + d in board:
                 count += 1
         return count
@@ -82,12 +85,35 @@ class Scoring(GameState):
         open_cloisters = self._open_cloisters
         if open_cloisters:
             pos = placed.pos
-            for d in _SELF_AND_RING:
-                q = pos + d
-                segments = open_cloisters.get(q)
-                if segments is not None and self.ring_count(q) == 8:
-                    del open_cloisters[q]
-                    for g in segments:
+            # The squares next to the tile placed (diagonals too) and its own lie from low to
+            # high, 0 to 2 past low or past low plus one or two rows: q - pos is in RING or 0
+            low = pos - _REACH
+            high = pos + _REACH
+            full: list[int] | None = None  # the squares of the cloisters now surrounded
+            for q in open_cloisters:
+                if q < low or q > high or (q - low) % STRIDE > 2:
+                    continue
+                count, segments = open_cloisters[q]
+                # The first count reads the board (the tile placed is on it); later ones add it
+                count = self.ring_count(q) if count < 0 else count + 1
+                if count == 8:
+                    if full is None:
+                        full = [q]
+                    else:
+                        full.append(q)
+                else:
+                    open_cloisters[q] = (count, segments)  # a value replaced: iterating is safe
+            if full is not None:
+                if len(full) > 1:
+                    # The order the ring's squares had when each was looked up: the tile's own
+                    # square first, then the others by position (no sort key: a lambda would
+                    # make pos a closure's, read through it all along the compiled function)
+                    full.sort()
+                    if pos in full:
+                        full.remove(pos)
+                        full.insert(0, pos)
+                for q in full:
+                    for g in open_cloisters.pop(q)[1]:
                         feature = seg_feature[g]
                         feature.complete = True
                         completed.append(feature)
@@ -174,18 +200,26 @@ class Scoring(GameState):
         return paid
 
     def bordering_cities(self, feature: Feature) -> list[Feature]:
-        seen: dict[int, Feature] = {}
+        """The distinct cities ``feature`` (a field) borders, in the order it reached them."""
+        seg_feature = self.seg_feature
+        cities: list[Feature] = []
+        seen: set[Feature] = set()  # features hash by identity: no id() number made per segment
         for g in feature.cities:
-            city = self.seg_feature[g]
-            seen[id(city)] = city
-        return list(seen.values())
+            city = seg_feature[g]
+            if city not in seen:
+                seen.add(city)
+                cities.append(city)
+        return cities
 
     def features(self) -> list[Feature]:
-        """Every distinct feature on the board."""
-        seen: dict[int, Feature] = {}
+        """Every distinct feature on the board, in the order of their first segments."""
+        features: list[Feature] = []
+        seen: set[Feature] = set()  # (as in bordering_cities)
         for feature in self.seg_feature:
-            seen[id(feature)] = feature
-        return list(seen.values())
+            if feature not in seen:
+                seen.add(feature)
+                features.append(feature)
+        return features
 
     def features_at(self, x: int, y: int) -> list[tuple[str, Feature]]:
         """(location, feature) for each segment of the tile on square (x, y)."""

@@ -148,8 +148,11 @@ class GameState:
     rng: random.Random
     #: printed tiles not yet reached by a played tile
     _inactive: set[int]
-    #: square -> global ids of its monastery/garden segments that are not complete yet
-    _open_cloisters: dict[int, tuple[int, ...]]
+    #: square -> (how many of the 8 squares around it hold a tile, -1 until first counted;
+    #: global ids of its monastery/garden segments) for the cloisters not complete yet: the
+    #: count goes up as tiles land next to it (``Scoring._score_turn``), so that finding the
+    #: completed ones looks nothing up on the board
+    _open_cloisters: dict[int, tuple[int, tuple[int, ...]]]
     #: the drawn tile's legal placements, found when it was drawn
     _placements: list[PlaceTile]
     _legal: list[Action] | None
