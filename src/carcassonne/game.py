@@ -26,6 +26,7 @@ from typing import Any, Final, cast
 from .actions import IllegalAction as IllegalAction  # re-exported: the game's refusal
 from .actions import Pass, PlaceFigure, PlaceTile
 from .board import Geometry, encode
+from .chance import shuffle
 from .events import GameEvent, ScoreEvent
 from .expansions import build_expansions
 from .expansions.actions import Action
@@ -211,7 +212,7 @@ class Game(LookAhead):
             # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
             if not any(ext.provides_start_tile for ext in self.expansions):
                 pool.remove(start)
-            self.rng.shuffle(pool)
+            shuffle(pool, self.rng)
             self.stack = pool
         if game_map is not None:
             # Chosen before the expansions' setup: Map-Chips keep clear of the used start squares.
@@ -575,7 +576,7 @@ class Game(LookAhead):
         other = self.copy()
         other.rng = random.Random(rng.getrandbits(64))
         stack = sorted(other.stack, key=lambda tile: tile.id)
-        rng.shuffle(stack)
+        shuffle(stack, rng)
         other.stack = stack
         for ext in other.expansions:
             if _overrides(ext, "redeal_hidden"):
