@@ -26,6 +26,7 @@ from typing import Any, Final, cast
 from .actions import IllegalAction as IllegalAction  # re-exported: the game's refusal
 from .actions import Pass, PlaceFigure, PlaceTile
 from .board import Geometry, encode
+from .chance import shuffle
 from .events import GameEvent, ScoreEvent
 from .expansions import build_expansions
 from .expansions.actions import Action
@@ -61,6 +62,31 @@ _NEXT_TURN: Final = 1
 _FINAL: Final = 2
 _FINAL_SCORE: Final = 3
 _OVER: Final = 4
+
+
+#: the base start tile, and the land tiles in data order before the shuffle
+_LandTiles = tuple[TileType, tuple[TileType, ...]]
+#: (tile sets, copies of the base set, whether the base start tile is dealt as a land tile) ->
+#: their _LandTiles: the same for every game of those options, so made once (a tuple: each game
+#: shuffles a list of its own)
+_LAND_TILES: Final[dict[tuple[tuple[str, ...], int, bool], _LandTiles]] = {}
+
+
+def _land_tiles(sets: tuple[str, ...], copies: int, start_dealt: bool) -> _LandTiles:
+    """The base start tile, and every copy of the tile sets ``sets`` in data order (the base set
+    ``copies`` times) less one start tile unless ``start_dealt``."""
+    key = (sets, copies, start_dealt)
+    cached = _LAND_TILES.get(key)
+    if cached is None:
+        start = tile_by_id(f"base/{tile_set('base').start_tile}")
+        pool: list[TileType] = []
+        for name in sets:
+            times = copies if name == "base" else 1
+            pool.extend(tile for _ in range(times) for tile in tile_set(name).copies())
+        if not start_dealt:
+            pool.remove(start)
+        cached = _LAND_TILES[key] = (start, tuple(pool))
+    return cached
 
 
 def _overrides(ext: Expansion, hook: str) -> bool:
@@ -188,12 +214,9 @@ class Game(LookAhead):
 
     def _setup(self) -> None:
         options = self.options
-        base = tile_set("base")
-        start = tile_by_id(f"base/{base.start_tile}")
-        pool: list[TileType] = []
-        for name in self.tile_sets():
-            copies = options.copies if name == "base" else 1
-            pool.extend(tile for _ in range(copies) for tile in tile_set(name).copies())
+        # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
+        start_dealt = any(ext.provides_start_tile for ext in self.expansions)
+        start, land = _land_tiles(tuple(self.tile_sets()), options.copies, start_dealt)
         self.start_tile = start
         game_map: GameMap | None = None
         if options.map is not None:
@@ -208,10 +231,8 @@ class Game(LookAhead):
             self._check_stack_counts()
             self.stack.reverse()
         else:
-            # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
-            if not any(ext.provides_start_tile for ext in self.expansions):
-                pool.remove(start)
-            self.rng.shuffle(pool)
+            pool = list(land)
+            shuffle(pool, self.rng)
             self.stack = pool
         if game_map is not None:
             # Chosen before the expansions' setup: Map-Chips keep clear of the used start squares.
@@ -575,7 +596,7 @@ class Game(LookAhead):
         other = self.copy()
         other.rng = random.Random(rng.getrandbits(64))
         stack = sorted(other.stack, key=lambda tile: tile.id)
-        rng.shuffle(stack)
+        shuffle(stack, rng)
         other.stack = stack
         for ext in other.expansions:
             if _overrides(ext, "redeal_hidden"):

@@ -1,0 +1,39 @@
+"""Shuffles drawn from a ``random.Random`` number for number as its own ``shuffle`` draws them.
+
+Chance happens when a game is set up (the stack is shuffled from the seed) and when a search
+deals a sampled world (``Game.determinized``).  ``random.Random.shuffle`` is interpreted Python
+(``random.py``), with a call of its ``_randbelow`` per item: in the compiled build shuffling the
+stack cost more than the rest of a game's set-up.  :func:`shuffle` runs the same algorithm
+(Fisher-Yates from the last item, each index drawn by rejection from ``getrandbits`` of the
+bound's bit length, as ``_randbelow_with_getrandbits`` does) in the module's own build, so the
+generator is asked for the same bits in the same order and a seed deals exactly the stack it
+always dealt (``tests/test_chance.py`` compares them).  A generator of another class keeps its
+own ``shuffle``: a subclass may draw its numbers another way.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits  # a method of a C type: one lookup, not one per draw
+    # random.py's loop: for i from the last index down to 1, j = _randbelow(i + 1), which draws
+    # (i + 1).bit_length() bits until the number is at most i.  That bit length, kept here as
+    # i goes down (it drops by one when i + 1 falls below a power of two), spares a method call
+    # of int.bit_length per item.
+    bits = len(items).bit_length()
+    for i in range(len(items) - 1, 0, -1):
+        if i + 1 < 1 << (bits - 1):
+            bits -= 1
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
