@@ -254,7 +254,8 @@ def spread_chips(
 
 def export_allowed(game: Game, placed: PlacedTile) -> bool:
     """D12: the tile connects a road, or a city with a coat of arms, to the map border."""
-    sides = game.map.border_sides(placed.pos)
+    game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
+    sides = game_map.border_sides(placed.pos)
     if not sides:
         return False
     orientation = placed.orientation
@@ -319,9 +320,10 @@ class MapChips(Expansion):
         self.sold = []
 
     def after_tile_placed(self, game: Game, placed: PlacedTile) -> None:
-        chip = self.face_down.pop(placed.pos, None)
-        if chip is None:
-            return
+        face_down = self.face_down
+        if placed.pos not in face_down:
+            return  # (most tiles: a compiled build calls ``dict.pop`` with a default generically)
+        chip = face_down.pop(placed.pos)
         seat = game.active
         self.in_front[seat].append(chip)
         x, y = decode(placed.pos)
@@ -340,7 +342,8 @@ class MapChips(Expansion):
         if export_allowed(game, placed):
             for colour in sorted({c.colour for c in chips}):
                 options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
-        town = game.map.town_at(placed.pos)
+        game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
+        town = game_map.town_at(placed.pos)
         if town is not None and town.grape is not None:
             options.extend(SellWine(TOWN, town.grape, wine) for wine in wines(chips, town.grape))
         return options
