@@ -30,6 +30,8 @@ class Abbot(Expansion):
             supply[ABBOT] = 1
 
     def _abbot_segment(self, game: Game, seat: int) -> int | None:
+        if game.supply[seat][ABBOT]:
+            return None  # in its owner's supply, so not on the board (asked every step 2)
         for segment, (owner, figure) in game.figures.items():
             if owner == seat and figure == ABBOT:
                 return segment

@@ -45,14 +45,22 @@ if TYPE_CHECKING:
     from ..tiles import Orientation
 
 
-@dataclass(slots=True)
+# The __init__ is written out: a compiled build runs a generated one as interpreted code, and
+# expansions build a decision on most turns (the fields stay, for ``dataclasses.replace``).
+@dataclass(slots=True, init=False)
 class Decision:
     """A choice some seat must make before the game can go on."""
 
     owner: Expansion | None  # None: the core's own decisions (tile, figure)
     phase: str
     seat: int
-    data: Any = None
+    data: Any
+
+    def __init__(self, owner: Expansion | None, phase: str, seat: int, data: Any = None) -> None:
+        self.owner = owner
+        self.phase = phase
+        self.seat = seat
+        self.data = data
 
 
 #: an expansion class, as :meth:`Game.expansion` looks one up: ``game.expansion(MapChips)`` is a

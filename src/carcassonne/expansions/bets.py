@@ -194,12 +194,18 @@ class Bets(Expansion):
         return seen
 
     @staticmethod
-    def _settle_action(game: Game, gid: int) -> SettleAgainst:
+    def _settle_target(game: Game, gid: int) -> tuple[int, int, str, str]:
+        """The fields of the :class:`SettleAgainst` naming segment ``gid``'s feature, as a plain
+        tuple (equal to that action; cheaper to build where no action is needed)."""
         pos = game.seg_pos[gid]
         placed = game.board[pos]
         segment = placed.orientation.segments[gid - placed.base]
         x, y = decode(pos)
-        return SettleAgainst(x, y, KIND_NAMES[segment.kind], segment.location)
+        return x, y, KIND_NAMES[segment.kind], segment.location
+
+    @staticmethod
+    def _settle_action(game: Game, gid: int) -> SettleAgainst:
+        return SettleAgainst(*Bets._settle_target(game, gid))
 
     # ------------------------------------------------------------------- step 3: settle bets
 
@@ -210,6 +216,8 @@ class Bets(Expansion):
         if not done:
             return
         for pos in self.offices:
+            if not any(pos in d.squares for d in done):
+                continue  # (the common case: no feature done this turn has a segment there)
             candidates = tuple(
                 gid for gid, f in self._tile_features(game, pos) if any(f is d for d in done)
             )
@@ -244,7 +252,7 @@ class Bets(Expansion):
         tiles = len(feature.squares)
         points = chip_payoff(chip, tiles)
         self._return_chip(seat, chip)
-        action = self._settle_action(game, gid)
+        _, _, kind, location = self._settle_target(game, gid)
         game.add_points(
             seat,
             points,
@@ -253,8 +261,8 @@ class Bets(Expansion):
             owner=seat,
             chip=chip,
             square=list(decode(pos)),
-            feature=action.kind,
-            location=action.location,
+            feature=kind,
+            location=location,
             tiles=tiles,
             paid=points,
         )
@@ -310,7 +318,10 @@ class Bets(Expansion):
 
     def decision_actions(self, game: Game, decision: Decision) -> list[Any]:
         if decision.phase == BET:
-            return [PASS, *(_PLACE_BET[chip] for chip in self.supply[decision.seat])]
+            actions: list[Any] = [PASS]
+            for chip in self.supply[decision.seat]:
+                actions.append(_PLACE_BET[chip])
+            return actions
         candidates = decision.data[-1]
         return [self._settle_action(game, gid) for gid in candidates]
 
@@ -341,7 +352,7 @@ class Bets(Expansion):
         """The candidate segment the (already legal) settle action names."""
         candidates = decision.data[-1]
         for gid in candidates:
-            if self._settle_action(game, gid) == action:
+            if self._settle_target(game, gid) == action:
                 return gid
         raise AssertionError("resolve got an action that decision_actions did not offer")
 

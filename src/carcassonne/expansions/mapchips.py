@@ -28,7 +28,7 @@ Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
@@ -40,7 +40,7 @@ from .base import Decision, Expansion
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from ..game import Game, PlacedTile
     from ..maps import GameMap
@@ -62,15 +62,41 @@ class Chip(NamedTuple):
 
 
 def chip_set(game_map: GameMap) -> list[Chip]:
-    """Every chip of the game (D10), in a fixed order before shuffling."""
+    """Every chip of the game (D10), in a fixed order before shuffling (a new list each time:
+    the game shuffles it)."""
+    chips: tuple[Chip, ...] = _shared(
+        _CHIP_SETS, id(game_map), game_map, lambda: _make_chip_set(game_map)
+    )
+    return list(chips)
+
+
+def _make_chip_set(game_map: GameMap) -> tuple[Chip, ...]:
     from ..maps import GRAPES
 
-    return [
+    return tuple(
         Chip(colour, value)
         for colour in GRAPES
         for value, count in sorted(game_map.chips_per_grape.items())
         for _ in range(count)
-    ]
+    )
+
+
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+def _shared(
+    cache: dict[_Key, tuple[GameMap, _Value]],
+    key: _Key,
+    game_map: GameMap,
+    build: Callable[[], _Value],
+) -> _Value:
+    """``build()`` for ``game_map``, worked out once and shared by all its games (a map is
+    immutable); the map is kept beside it, so a new map at a recycled ``id`` builds its own."""
+    cached = cache.get(key)
+    if cached is None or cached[0] is not game_map:
+        cached = cache[key] = (game_map, build())
+    return cached[1]
 
 
 # ------------------------------------------------------------------------------------ setup
@@ -122,6 +148,11 @@ class ChipLayout:
     then a uniform set per block gives every evenly spread, block-wise independent placement the
     same probability; rejecting those where chips touch across a block edge leaves exactly the
     uniform distribution over valid placements.
+
+    A game's setup draws several proposals (most are rejected), so what one block's draw needs
+    for each number of chips still to place is worked out here, once: ``_choices[b][t]`` lists,
+    in increasing count, each count ``c`` block ``b`` may take with ``t`` left, its weight and
+    the weight of each of its sets.
     """
 
     def __init__(self, game_map: GameMap, used_starts: frozenset[int], count: int) -> None:
@@ -149,6 +180,17 @@ class ChipLayout:
                     len(sets) * ways[b + 1][t - c] for c, sets in self.sets[b].items() if c <= t
                 )
         self.ways = ways
+        self._choices: list[list[list[tuple[int, int, int, list[tuple[int, ...]]]]]] = [
+            [
+                [
+                    (c, len(sets) * ways[b + 1][t - c], ways[b + 1][t - c], sets)
+                    for c, sets in sorted(by_count.items())
+                    if c <= t and ways[b + 1][t - c]
+                ]
+                for t in range(count + 1)
+            ]
+            for b, by_count in enumerate(self.sets)
+        ]
 
     @property
     def feasible(self) -> bool:
@@ -160,14 +202,13 @@ class ChipLayout:
         chosen: list[int] = []
         left = self.count
         ways = self.ways
-        for b, by_count in enumerate(self.sets):
+        choices = self._choices
+        for b in range(len(choices)):
             pick = rng.randrange(ways[b][left])
-            for c, sets in sorted(by_count.items()):
-                if c > left:
-                    continue
-                weight = len(sets) * ways[b + 1][left - c]
+            # (a count of no weight is left out of the table: it never took a pick)
+            for c, weight, unit, sets in choices[b][left]:
                 if pick < weight:
-                    chosen.extend(sets[pick // ways[b + 1][left - c]])
+                    chosen.extend(sets[pick // unit])
                     left -= c
                     break
                 pick -= weight
@@ -178,15 +219,18 @@ class ChipLayout:
         return sorted(chosen)
 
 
+# what setup shares per map (and per used start squares and number of chips): see _shared
+_CHIP_SETS: dict[int, tuple[GameMap, tuple[Chip, ...]]] = {}
 _LAYOUTS: dict[tuple[int, frozenset[int], int], tuple[GameMap, ChipLayout]] = {}
 
 
 def chip_layout(game_map: GameMap, used_starts: frozenset[int], count: int) -> ChipLayout:
-    key = (id(game_map), used_starts, count)
-    cached = _LAYOUTS.get(key)
-    if cached is None or cached[0] is not game_map:
-        cached = _LAYOUTS[key] = (game_map, ChipLayout(game_map, used_starts, count))
-    return cached[1]
+    return _shared(
+        _LAYOUTS,
+        (id(game_map), used_starts, count),
+        game_map,
+        lambda: ChipLayout(game_map, used_starts, count),
+    )
 
 
 def spread_chips(
@@ -210,7 +254,8 @@ def spread_chips(
 
 def export_allowed(game: Game, placed: PlacedTile) -> bool:
     """D12: the tile connects a road, or a city with a coat of arms, to the map border."""
-    sides = game.map.border_sides(placed.pos)
+    game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
+    sides = game_map.border_sides(placed.pos)
     if not sides:
         return False
     orientation = placed.orientation
@@ -275,9 +320,10 @@ class MapChips(Expansion):
         self.sold = []
 
     def after_tile_placed(self, game: Game, placed: PlacedTile) -> None:
-        chip = self.face_down.pop(placed.pos, None)
-        if chip is None:
-            return
+        face_down = self.face_down
+        if placed.pos not in face_down:
+            return  # (most tiles: a compiled build calls ``dict.pop`` with a default generically)
+        chip = face_down.pop(placed.pos)
         seat = game.active
         self.in_front[seat].append(chip)
         x, y = decode(placed.pos)
@@ -296,7 +342,8 @@ class MapChips(Expansion):
         if export_allowed(game, placed):
             for colour in sorted({c.colour for c in chips}):
                 options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
-        town = game.map.town_at(placed.pos)
+        game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
+        town = game_map.town_at(placed.pos)
         if town is not None and town.grape is not None:
             options.extend(SellWine(TOWN, town.grape, wine) for wine in wines(chips, town.grape))
         return options

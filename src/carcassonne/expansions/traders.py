@@ -80,10 +80,11 @@ class TradersBuilders(Expansion):
         """Builder and pig only join a feature that already holds one of the seat's meeples."""
         if figure != BUILDER and figure != PIG:
             return True
-        strength = self.figure_strength
-        return any(
-            owner == seat and strength.get(kind, 1) > 0 for owner, kind, _ in feature.figures
-        )
+        # a meeple is any figure but these two, which weigh nothing (:attr:`figure_strength`)
+        for owner, kind, _ in feature.figures:
+            if owner == seat and kind != BUILDER and kind != PIG:
+                return True
+        return False
 
     # -------------------------------------------------------------------- the double turn
 
@@ -130,11 +131,14 @@ class TradersBuilders(Expansion):
         """A field's winner whose pig stands in it scores 4 per completed city, not 3 (D45)."""
         if feature.kind != FIELD or not points:
             return
-        pigs = {owner for owner, kind, _ in feature.figures if kind == PIG}
-        if not pigs & points.keys():
+        pigs: list[int] = []  # winning seats with a pig here, each once
+        for owner, kind, _ in feature.figures:
+            if kind == PIG and owner in points and owner not in pigs:
+                pigs.append(owner)
+        if not pigs:
             return
         cities = sum(1 for city in game.bordering_cities(feature) if city.complete)
-        for seat in pigs & points.keys():
+        for seat in pigs:
             points[seat] += cities
 
     def before_final_scoring(self, game: Game) -> None:
