@@ -162,6 +162,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._scores = [0] * self.game.players
+        #: whether a reward is not zero (all are zero until something is scored)
+        self._paying = False
         self._steps = 0
         self._cursor = 0
         self._cycle_mover = 0
@@ -170,12 +172,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def _next_decision(self) -> None:
         """Index the legal actions of the decision now due, select the agent, fill the infos."""
         game = self.game
-        legal: dict[int, Any] = {}
-        to_index = self.layout.action_to_index
-        for action in game.legal_actions():
-            index = to_index(action)
-            if index is not None:
-                legal[index] = action
+        legal = self.layout.index_actions(game.legal_actions())
         self._legal = legal
         self._legal_indices = np.fromiter(legal, np.intp, len(legal))
         # Over, or every placement of the drawn tile lies outside the window: then the game
@@ -262,21 +259,31 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.observer.sync_figures()
         self._steps += 1
         self._cursor += 1
-        self._pay(action is not WAIT and game.is_over)
+        paid = self._pay(action is not WAIT and game.is_over)
         if self.max_cycles is not None and self._steps >= self.max_cycles * game.players:
             self._end(reason="max_cycles")
         else:
             self._next_decision()
-        self._accumulate_rewards()
+        if paid:  # rewards of zero would add nothing to the cumulative ones
+            self._accumulate_rewards()
 
-    def _pay(self, just_ended: bool) -> None:
+    def _pay(self, just_ended: bool) -> bool:
+        """Set every agent's reward for the step just played; whether any is not zero.
+
+        Most steps pay nothing: when the rewards are all zero already and nothing was scored,
+        nothing is rewritten."""
         scores = self.game.scores
         if self.reward_mode == "score":
+            if not self._paying and scores == self._scores:
+                return False
             for seat, agent in enumerate(self.possible_agents):
                 if agent in self.rewards:
                     self.rewards[agent] = float(scores[seat] - self._scores[seat])
             self._scores = list(scores)
-            return
+            self._paying = any(self.rewards.values())
+            return self._paying
+        if not self._paying and not just_ended:
+            return False
         for agent in self.agents:
             self.rewards[agent] = 0.0
         if just_ended:
@@ -286,6 +293,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                     self.rewards[agent] = 1.0 if len(winners) == 1 else 0.0
                 else:
                     self.rewards[agent] = -1.0
+        self._paying = any(self.rewards.values())
+        return self._paying
 
     def _end(self, reason: str | None = None) -> None:
         """Terminate every agent when the game is over, else truncate (``reason`` or the window)."""

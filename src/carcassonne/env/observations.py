@@ -193,8 +193,20 @@ class Observer:
         self._traders = game.expansion(TradersBuilders)
         #: global segment -> (seat, figure) of the figures as last written
         self._figures: dict[int, tuple[int, str]] = {}
-        #: (row, column, seat) of every figure on the board inside the window
-        self._figure_cells: list[tuple[int, int, int]] = []
+        #: (row, column) of every figure on the board inside the window
+        self._figure_cells: list[tuple[int, int]] = []
+        #: the figure_seat entries of an observation: indices into the flattened board, and
+        #: the seat of the figure there (the last written on a square with more than one)
+        self._seat_squares = np.zeros(0, np.intp)
+        self._seat_owners = np.zeros(0, np.intp)
+        #: [observing seat][figure's seat]: the figure_seat value (1 the observer, 2 the next...)
+        self._seat_values = np.array(
+            [
+                [1 + (owner - seat) % game.players for owner in range(game.players)]
+                for seat in range(game.players)
+            ],
+            np.uint8,
+        )
         self._last: tuple[int, int] | None = None
         self._printed = {encode(p.x, p.y) for p in game.geometry.printed}
         self.rebuild()
@@ -220,6 +232,8 @@ class Observer:
         if game.last_placed is not None:
             self._mark_last(game.last_placed)
         self._figures = {}
+        self._figure_cells = []  # cleared with the planes
+        self._seat_squares = self._seat_owners = np.zeros(0, np.intp)
         self.sync_figures()
 
     def _map_planes(self) -> np.ndarray:
@@ -298,17 +312,22 @@ class Observer:
         if game.figures == self._figures:
             return
         planes = self.planes
-        for row, column, _ in self._figure_cells:
+        for row, column in self._figure_cells:
             planes[FIGURE_KIND : FIGURE_TYPE + 1, row, column] = 0
         cells = []
+        owners: dict[int, int] = {}  # the figure_seat entry of the figure's square -> seat
+        seat_plane = FIGURE_SEAT * self.window.height * self.window.width
         for segment, (seat, figure) in game.figures.items():
             cell = self._cell(game.seg_pos[segment])
             if cell is None:
                 continue
             planes[FIGURE_KIND, cell[0], cell[1]] = 1 + game.seg_feature[segment].kind
             planes[FIGURE_TYPE, cell[0], cell[1]] = _FIGURE_TYPE_VALUE[figure]
-            cells.append((cell[0], cell[1], seat))
+            cells.append(cell)
+            owners[seat_plane + cell[0] * self.window.width + cell[1]] = seat
         self._figure_cells = cells
+        self._seat_squares = np.fromiter(owners, np.intp, len(owners))
+        self._seat_owners = np.fromiter(owners.values(), np.intp, len(owners))
         self._figures = dict(game.figures)
 
     # ----------------------------------------------------------------------------- reading
@@ -318,8 +337,8 @@ class Observer:
         game = self.game
         players = game.players
         board = self.planes.copy()
-        for row, column, owner in self._figure_cells:
-            board[FIGURE_SEAT, row, column] = 1 + (owner - seat) % players
+        # whose figure is whose, from this seat: one write for every figure's square
+        board.ravel()[self._seat_squares] = self._seat_values[seat][self._seat_owners]
         vector = np.zeros(self._vector_size, np.float32)
         fields = len(SEAT_FIELDS)
         scores, supply = game.scores, game.supply
