@@ -254,8 +254,13 @@ def export_allowed(game: Game, placed: PlacedTile) -> bool:
 
 def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
     """The ways to make one wine of ``colour`` from ``chips``: exactly 2 points, never 1+2."""
-    ones = sum(1 for c in chips if c.colour == colour and c.value == 1)
-    twos = sum(1 for c in chips if c.colour == colour and c.value == 2)
+    ones = twos = 0
+    for chip_colour, value in chips:  # (unpacked: a compiled build reads a field generically)
+        if chip_colour == colour:
+            if value == 1:
+                ones += 1
+            elif value == 2:
+                twos += 1
     return [wine for wine in WINES if (ones >= 2 if wine == (1, 1) else twos >= 1)]
 
 
@@ -321,7 +326,7 @@ class MapChips(Expansion):
             return []
         options: list[SellWine] = []
         if export_allowed(game, placed):
-            for colour in sorted({c.colour for c in chips}):
+            for colour in sorted({colour for colour, _ in chips}):
                 options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
         game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
         town = game_map.town_at(placed.pos)
