@@ -366,7 +366,9 @@ def compare_builds(
                 results[build.label][-1][f"simulate {simulate} games, games/s"] = simulate / seconds
     first = builds[0].label
     ratios = ratios or [(b.label, first) for b in builds[1:]]
-    names = list(dict.fromkeys(n for rows in results.values() for n in rows[0]))
+    # the figures in the order of the build that gives the most (an older engine gives fewer)
+    fullest = sorted(results.values(), key=lambda rows: -len(rows[0]))
+    names = list(dict.fromkeys(n for rows in fullest for n in rows[0]))
     medians = {
         label: {n: statistics.median(r[n] for r in rows) for n in names if n in rows[0]}
         for label, rows in results.items()

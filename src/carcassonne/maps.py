@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from .board import OFFSET, Geometry, PrintedTile, encode
 from .geography import Geography, GeographyError, parse_geography
@@ -28,6 +28,7 @@ from .tiles import EDGE_NAMES, TileType, printed_city_tile
 
 if TYPE_CHECKING:
     import random
+    from collections.abc import Callable
 
 MAP_FORMAT = "carcassonne-map/1"
 #: the grape colours of Map-Chips France; a town may show one of them
@@ -107,10 +108,16 @@ class GameMap:
     def printed_tiles(self) -> list[tuple[int, TileType]]:
         """The map's large cities as tiles, with their squares, in the order they are put on the
         board before anything else (the game's set-up puts them, and the start tiles: D7)."""
-        return [
+        tiles: tuple[tuple[int, TileType], ...] = shared_per_map(
+            _PRINTED_TILES, id(self), self, self._make_printed_tiles
+        )
+        return list(tiles)
+
+    def _make_printed_tiles(self) -> tuple[tuple[int, TileType], ...]:
+        return tuple(
             (encode(p.x, p.y), printed_city_tile(p.name, p.open_edges))
             for p in self.geometry.printed
-        ]
+        )
 
     def town_at(self, pos: int) -> Town | None:
         return self.towns.get(pos)
@@ -126,6 +133,29 @@ class GameMap:
         edge of the map, which is what export needs (docs/rules.md §5, D12).
         """
         return self.geometry.border_sides.get(pos, ())
+
+
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+def shared_per_map(
+    cache: dict[_Key, tuple[GameMap, _Value]],
+    key: _Key,
+    game_map: GameMap,
+    build: Callable[[], _Value],
+) -> _Value:
+    """``build()`` for ``game_map``, worked out once and shared by all its games (a map is
+    immutable, so what the set-up derives from it is too); the map is kept beside it, so that a
+    new map at a recycled ``id`` builds its own."""
+    cached = cache.get(key)
+    if cached is None or cached[0] is not game_map:
+        cached = cache[key] = (game_map, build())
+    return cached[1]
+
+
+# what every game's set-up derives from a map: see shared_per_map
+_PRINTED_TILES: dict[int, tuple[GameMap, tuple[tuple[int, TileType], ...]]] = {}
 
 
 # ------------------------------------------------------------------------------------ loading

@@ -242,9 +242,14 @@ class Bets(Expansion):
             self._pay(game, seat, chip, pos, gid, reason)
 
     def _return_chip(self, seat: int, chip: str) -> None:
+        """Put ``chip`` back into its owner's supply, which is kept in :data:`CHIPS` order: after
+        the chips that come before it or equal it, as sorting would (no sort, no key calls)."""
         supply = self.supply[seat]
-        supply.append(chip)
-        supply.sort(key=_CHIP_ORDER.__getitem__)
+        order = _CHIP_ORDER[chip]
+        index = 0
+        while index < len(supply) and _CHIP_ORDER[supply[index]] <= order:
+            index += 1
+        supply.insert(index, chip)
 
     def _pay(self, game: Game, seat: int, chip: str, pos: int, gid: int, reason: str) -> None:
         """Flip one chip against the feature of segment ``gid``, pay it, return it to its owner."""

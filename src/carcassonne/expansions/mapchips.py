@@ -28,11 +28,12 @@ Decisions the rules leave open (numbered as in docs/rules.md §7):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
 from ..events import ScoreEvent
+from ..maps import GRAPES, shared_per_map
 from ..options import GameSetupError
 from ..tiles import CITY, ROAD
 from .actions import SellWine
@@ -40,7 +41,7 @@ from .base import Decision, Expansion
 
 if TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from ..game import Game, PlacedTile
     from ..maps import GameMap
@@ -64,39 +65,19 @@ class Chip(NamedTuple):
 def chip_set(game_map: GameMap) -> list[Chip]:
     """Every chip of the game (D10), in a fixed order before shuffling (a new list each time:
     the game shuffles it)."""
-    chips: tuple[Chip, ...] = _shared(
+    chips: tuple[Chip, ...] = shared_per_map(
         _CHIP_SETS, id(game_map), game_map, lambda: _make_chip_set(game_map)
     )
     return list(chips)
 
 
 def _make_chip_set(game_map: GameMap) -> tuple[Chip, ...]:
-    from ..maps import GRAPES
-
     return tuple(
         Chip(colour, value)
         for colour in GRAPES
         for value, count in sorted(game_map.chips_per_grape.items())
         for _ in range(count)
     )
-
-
-_Key = TypeVar("_Key")
-_Value = TypeVar("_Value")
-
-
-def _shared(
-    cache: dict[_Key, tuple[GameMap, _Value]],
-    key: _Key,
-    game_map: GameMap,
-    build: Callable[[], _Value],
-) -> _Value:
-    """``build()`` for ``game_map``, worked out once and shared by all its games (a map is
-    immutable); the map is kept beside it, so a new map at a recycled ``id`` builds its own."""
-    cached = cache.get(key)
-    if cached is None or cached[0] is not game_map:
-        cached = cache[key] = (game_map, build())
-    return cached[1]
 
 
 # ------------------------------------------------------------------------------------ setup
@@ -219,13 +200,13 @@ class ChipLayout:
         return sorted(chosen)
 
 
-# what setup shares per map (and per used start squares and number of chips): see _shared
+# what setup shares per map (and per used start squares and number of chips): see shared_per_map
 _CHIP_SETS: dict[int, tuple[GameMap, tuple[Chip, ...]]] = {}
 _LAYOUTS: dict[tuple[int, frozenset[int], int], tuple[GameMap, ChipLayout]] = {}
 
 
 def chip_layout(game_map: GameMap, used_starts: frozenset[int], count: int) -> ChipLayout:
-    return _shared(
+    return shared_per_map(
         _LAYOUTS,
         (id(game_map), used_starts, count),
         game_map,
@@ -273,8 +254,13 @@ def export_allowed(game: Game, placed: PlacedTile) -> bool:
 
 def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
     """The ways to make one wine of ``colour`` from ``chips``: exactly 2 points, never 1+2."""
-    ones = sum(1 for c in chips if c.colour == colour and c.value == 1)
-    twos = sum(1 for c in chips if c.colour == colour and c.value == 2)
+    ones = twos = 0
+    for chip_colour, value in chips:  # (unpacked: a compiled build reads a field generically)
+        if chip_colour == colour:
+            if value == 1:
+                ones += 1
+            elif value == 2:
+                twos += 1
     return [wine for wine in WINES if (ones >= 2 if wine == (1, 1) else twos >= 1)]
 
 
@@ -340,7 +326,7 @@ class MapChips(Expansion):
             return []
         options: list[SellWine] = []
         if export_allowed(game, placed):
-            for colour in sorted({c.colour for c in chips}):
+            for colour in sorted({colour for colour, _ in chips}):
                 options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
         game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
         town = game_map.town_at(placed.pos)
