@@ -75,7 +75,15 @@ def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
     actions = _PLACE_ACTIONS.get(pos)
     if actions is None:
         x, y = decode(pos)
-        actions = _PLACE_ACTIONS[pos] = tuple(PlaceTile(x, y, r) for r in (0, 90, 180, 270))
+        # tuple.__new__ is what the NamedTuple's own __new__ calls, without its Python frame
+        # (a generic call of interpreted code from the compiled build): each game meets new
+        # squares, so this runs a few times per game
+        actions = _PLACE_ACTIONS[pos] = (
+            tuple.__new__(PlaceTile, (x, y, 0)),
+            tuple.__new__(PlaceTile, (x, y, 90)),
+            tuple.__new__(PlaceTile, (x, y, 180)),
+            tuple.__new__(PlaceTile, (x, y, 270)),
+        )
     return actions
 
 
