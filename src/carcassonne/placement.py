@@ -138,10 +138,11 @@ class Placement(Scoring):
 
     def _legal_placements(self, tile: TileType) -> list[PlaceTile]:
         table = _fit_table(tile)
-        # a comprehension: native in the compiled build, where a bound ``append`` kept in a
-        # local would be a generic Python call per placement
+        # (append called directly: a bound ``append`` kept in a local is a generic call when
+        # compiled; the frontier's entries copied to a list in one C call, since walking a
+        # dict's values is a call per entry when compiled, a list's a native index)
         placements: list[PlaceTile] = []
-        for key, actions in self.frontier.values():
+        for key, actions in list(self.frontier.values()):
             rotations = table[key]
             if rotations:
                 for r in rotations:
