@@ -387,16 +387,24 @@ class Game(LookAhead):
         self._legal = None
 
     def _apply_figure(self, action: Any) -> None:
-        if isinstance(action, PlaceFigure):
-            action = self._canonical_figure_action(action)
-        if action not in self.legal_actions():
-            raise self._why_not_figure(action)
+        legal = self.legal_actions()
+        # An action taken from the list (a bot's, a simulation's) is found by identity: it is
+        # canonical already, and nothing is compared
+        for listed in legal:
+            if listed is action:
+                break
+        else:
+            if isinstance(action, PlaceFigure):
+                action = self._canonical_figure_action(action)
+            if action not in legal:
+                raise self._why_not_figure(action)
         self.history.append((self.active, action))
         if isinstance(action, PlaceFigure):
             placed = self.last_placed
             assert placed is not None
-            index = placed.orientation.locations[action.location]
-            self.put_figure(self.active, action.figure, placed.base + index)
+            figure, location = action  # (unpacked: a NamedTuple's attribute is a generic read)
+            index = placed.orientation.locations[location]
+            self.put_figure(self.active, figure, placed.base + index)
         elif not isinstance(action, Pass):
             for ext in self._figure_exts:
                 if ext.apply_figure_action(self, action):
