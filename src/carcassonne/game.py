@@ -45,7 +45,7 @@ from .options import MIN_PLAYERS as MIN_PLAYERS
 from .placement import PlacedTile as PlacedTile  # re-exported: the board's entries
 from .placement import edges_fit
 from .quoting import short_repr
-from .tiles import CITY, FIELD, MONASTERY, ROAD, TileType, tile_by_id, tile_set
+from .tiles import CITY, FIELD, MONASTERY, ROAD, Orientation, TileType, tile_by_id, tile_set
 from .views import GameView, game_view
 
 MEEPLE: Final = "meeple"
@@ -341,13 +341,36 @@ class Game(LookAhead):
             self._continue()
 
     def _apply_tile(self, action: Any) -> None:
+        tile = self.current_tile
+        assert tile is not None
+        # An action taken from the list (a bot's, a simulation's) is found by identity: the
+        # placement search checked it when the tile was drawn.  Anything else is checked here.
+        for listed in self._placements:
+            if listed is action:
+                x, y, rotation = listed
+                pos = encode(x, y)
+                orientation = tile.orientations[rotation // 90]
+                break
+        else:
+            pos, orientation = self._checked_placement(tile, action)
+        self.history.append((self.active, action))
+        placed = self._place(pos, orientation, self.active)
+        self.last_placed = placed
+        self.turn += 1
+        if self._after_place:
+            for ext in self._after_place:
+                ext.after_tile_placed(self, placed)
+        self.phase = "figure"
+        self._legal = None
+
+    def _checked_placement(self, tile: TileType, action: Any) -> tuple[int, Orientation]:
+        """The square and orientation of a placement of ``tile``; raises :class:`IllegalAction`
+        naming the rule it breaks."""
         if not isinstance(action, PlaceTile):
             raise IllegalAction(
                 f"phase 'tile' expects PlaceTile, not {action!r}", params={"phase": "tile"}
             )
         x, y, rotation = action
-        tile = self.current_tile
-        assert tile is not None
         if rotation not in (0, 90, 180, 270):
             raise IllegalAction(
                 f"rotation must be 0, 90, 180 or 270, not {rotation!r}", "bad_rotation"
@@ -376,15 +399,7 @@ class Game(LookAhead):
                         "placement_rule",
                         {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
                     )
-        self.history.append((self.active, action))
-        placed = self._place(pos, orientation, self.active)
-        self.last_placed = placed
-        self.turn += 1
-        if self._after_place:
-            for ext in self._after_place:
-                ext.after_tile_placed(self, placed)
-        self.phase = "figure"
-        self._legal = None
+        return pos, orientation
 
     def _apply_figure(self, action: Any) -> None:
         legal = self.legal_actions()
