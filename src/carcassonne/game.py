@@ -93,6 +93,37 @@ def _overrides(ext: Expansion, hook: str) -> bool:
     return getattr(type(ext), hook) is not getattr(Expansion, hook)
 
 
+#: the hooks the game asks only of the expansions that override them (Game._bind_hooks), each
+#: kept in its own list
+_LISTED_HOOKS: Final = (
+    "placement_allowed",
+    "after_tile_placed",
+    "figure_actions",
+    "after_scoring",
+    "end_of_turn",
+    "before_final_scoring",
+    "figure_allowed",
+    "adjust_value",
+    "adjust_points",
+)
+#: the expansions' classes in hook order -> per hook of _LISTED_HOOKS, the positions of those
+#: that override it: which ones do depends on the classes only, and asking each class (two
+#: attribute lookups by name per hook) cost a game's set-up and every copy ~13 K instructions
+#: with four expansions
+_HOOK_PLANS: Final[dict[tuple[type, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _hook_plan(exts: list[Expansion]) -> tuple[tuple[int, ...], ...]:
+    key = tuple([type(ext) for ext in exts])
+    plan = _HOOK_PLANS.get(key)
+    if plan is None:
+        plan = _HOOK_PLANS[key] = tuple(
+            tuple(i for i, ext in enumerate(exts) if _overrides(ext, hook))
+            for hook in _LISTED_HOOKS
+        )
+    return plan
+
+
 class Game(LookAhead):
     """A game of Carcassonne with the options' expansions.
 
@@ -180,24 +211,27 @@ class Game(LookAhead):
         )
         self.joining_figures = frozenset(joining)
         self._bind_hooks()
+        self._scoring_marks = tuple(mark for e in self.expansions for mark in e.scoring_marks())
+        self._squares = self.geometry.squares
         self.rng = random.Random(options.seed)
         self._setup()
 
     # ------------------------------------------------------------------------------------ setup
 
     def _bind_hooks(self) -> None:
+        """List, per hook of _LISTED_HOOKS, the expansions that override it (the hot path asks
+        only those): at set-up, and for a copy, whose expansions are copies of the original's."""
         exts = self.expansions
-        self._restrictors = [e for e in exts if _overrides(e, "placement_allowed")]
-        self._after_place = [e for e in exts if _overrides(e, "after_tile_placed")]
-        self._figure_exts = [e for e in exts if _overrides(e, "figure_actions")]
-        self._after_scoring = [e for e in exts if _overrides(e, "after_scoring")]
-        self._end_of_turn = [e for e in exts if _overrides(e, "end_of_turn")]
-        self._before_final = [e for e in exts if _overrides(e, "before_final_scoring")]
-        self._figure_checks = [e for e in exts if _overrides(e, "figure_allowed")]
-        self._value_hooks = [e for e in exts if _overrides(e, "adjust_value")]
-        self._points_hooks = [e for e in exts if _overrides(e, "adjust_points")]
-        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks())
-        self._squares = self.geometry.squares
+        plan = _hook_plan(exts)
+        self._restrictors = [exts[i] for i in plan[0]]
+        self._after_place = [exts[i] for i in plan[1]]
+        self._figure_exts = [exts[i] for i in plan[2]]
+        self._after_scoring = [exts[i] for i in plan[3]]
+        self._end_of_turn = [exts[i] for i in plan[4]]
+        self._before_final = [exts[i] for i in plan[5]]
+        self._figure_checks = [exts[i] for i in plan[6]]
+        self._value_hooks = [exts[i] for i in plan[7]]
+        self._points_hooks = [exts[i] for i in plan[8]]
 
     def expansion(self, kind: type[ExpansionT]) -> ExpansionT | None:
         """The active expansion of class ``kind`` (``game.expansion(MapChips)``), or None."""
@@ -537,13 +571,21 @@ class Game(LookAhead):
         other._inactive = self._inactive.copy()
         other._open_cloisters = self._open_cloisters.copy()
         other._legal = None
-        other.expansions = [e.copy() for e in self.expansions]
-        # Queued decisions must be resolved by the copy's expansions, not the original's.
-        owners = {id(e): c for e, c in zip(self.expansions, other.expansions, strict=True)}
-        other._queue = [
-            replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in self._queue
-        ]
+        exts = self.expansions
+        copies = other.expansions = [e.copy() for e in exts]
+        queue = self._queue
+        if queue:
+            # Queued decisions must be resolved by the copy's expansions, not the original's.
+            owners = {id(e): c for e, c in zip(exts, copies, strict=True)}
+            queue = [
+                replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in queue
+            ]
+        else:
+            queue = []
+        other._queue = queue
         other._bind_hooks()
+        other._scoring_marks = self._scoring_marks  # asked of the expansions once, at set-up
+        other._squares = self._squares
         return other
 
     @contextmanager
