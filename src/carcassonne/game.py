@@ -55,6 +55,8 @@ MEEPLE_KINDS: Final = frozenset({CITY, ROAD, FIELD, MONASTERY})
 
 #: passed as options, makes the empty Game that Game.copy() fills in
 _BLANK = GameOptions()
+#: the geometry of every game without a map, shared as copies share theirs: never written
+_OPEN_TABLE: Final = Geometry()
 
 # Turn stages after the core's own decisions; see Game._continue.  Final, one a line: the compiled
 # build inlines them as C constants.
@@ -209,7 +211,7 @@ class Game(LookAhead):
         self.current_tile = None
         self.last_placed = None
         self.map = None
-        self.geometry = Geometry()
+        self.geometry = _OPEN_TABLE
         self._inactive = set()
         self.used_start_squares = ()
         self._open_cloisters = {}
