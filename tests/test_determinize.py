@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -170,3 +171,15 @@ def test_river_tiles_stay_first_and_the_lake_last_of_them() -> None:
 def test_determinized_refuses_a_seat_that_does_not_play() -> None:
     with pytest.raises(ValueError, match="seat must be between 0 and 1, not 2"):
         Game(players=2, seed=1).determinized(2, random.Random(0))
+
+
+def test_each_world_carries_its_own_games_options_without_seed_or_stack() -> None:
+    # Worlds of two games dealt in turn (the unseeded options are kept for the last game only):
+    # each world has its own game's options, less the seed and the stack that reveal the deal.
+    games = [Game(players=2, seed=4), Game(players=3, seed=5, abbot=True)]
+    for round_ in range(3):
+        for game in games:
+            world = game.determinized(0, random.Random(round_))
+            assert world.options == replace(game.options, seed=None, stack=None)
+            assert world.options.seed is None and world.options.stack is None
+            assert world.determinized(1, random.Random(round_)).options == world.options

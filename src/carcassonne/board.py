@@ -46,7 +46,11 @@ class PrintedTile:
 
 @dataclass(slots=True)
 class Geometry:
-    """The open table: unbounded, no border, nothing printed."""
+    """The open table: unbounded, no border, nothing printed.
+
+    A geometry is shared by every game played on it and by their copies (the open table's is
+    one object, a map's is its map's), so nothing writes one once it is made.
+    """
 
     name: str = "table"
     #: playable squares; ``None`` means every square

@@ -92,14 +92,20 @@ class Feature:
         return sorted(seat for seat, n in counts.items() if n == best)
 
     def clone(self) -> Feature:
+        """An independent copy (``Game.copy`` clones every feature on the board).
+
+        Written for the compiled build: ``set(...)`` is a direct C call where a set's
+        ``.copy()`` is a method looked up by name, and most features hold no figure and (all but
+        fields) border no city, whose new empty lists cost less than copies of empty ones.
+        """
         return Feature(
             self.kind,
             self.segments.copy(),
-            self.squares.copy(),
+            set(self.squares),
             self.open,
             self.coat_of_arms,
-            self.figures.copy(),
-            self.cities.copy(),
+            self.figures.copy() if self.figures else [],
+            self.cities.copy() if self.cities else [],
             self.complete,
             self.marks.copy() if self.marks is not None else None,
         )

@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any, Final, cast
 
 from .actions import IllegalAction as IllegalAction  # re-exported: the game's refusal
@@ -46,7 +47,7 @@ from .options import MIN_PLAYERS as MIN_PLAYERS
 from .placement import PlacedTile as PlacedTile  # re-exported: the board's entries
 from .placement import edges_fit
 from .quoting import short_repr
-from .tiles import CITY, FIELD, MONASTERY, ROAD, TileType, tile_by_id, tile_set
+from .tiles import CITY, FIELD, MONASTERY, ROAD, Orientation, TileType, tile_by_id, tile_set
 from .views import GameView, game_view
 
 MEEPLE: Final = "meeple"
@@ -54,6 +55,8 @@ MEEPLE_KINDS: Final = frozenset({CITY, ROAD, FIELD, MONASTERY})
 
 #: passed as options, makes the empty Game that Game.copy() fills in
 _BLANK = GameOptions()
+#: the geometry of every game without a map, shared as copies share theirs: never written
+_OPEN_TABLE: Final = Geometry()
 
 # Turn stages after the core's own decisions; see Game._continue.  Final, one a line: the compiled
 # build inlines them as C constants.
@@ -91,6 +94,60 @@ def _land_tiles(sets: tuple[str, ...], copies: int, start_dealt: bool) -> _LandT
 
 def _overrides(ext: Expansion, hook: str) -> bool:
     return getattr(type(ext), hook) is not getattr(Expansion, hook)
+
+
+#: the hooks the game asks only of the expansions that override them (Game._bind_hooks), each
+#: kept in its own list
+_LISTED_HOOKS: Final = (
+    "placement_allowed",
+    "after_tile_placed",
+    "figure_actions",
+    "after_scoring",
+    "end_of_turn",
+    "before_final_scoring",
+    "figure_allowed",
+    "adjust_value",
+    "adjust_points",
+)
+#: the expansions' classes in hook order -> per hook of _LISTED_HOOKS, the positions of those
+#: that override it: which ones do depends on the classes only, and asking each class (two
+#: attribute lookups by name per hook) cost a game's set-up and every copy ~13 K instructions
+#: with four expansions
+_HOOK_PLANS: Final[dict[tuple[type, ...], tuple[tuple[int, ...], ...]]] = {}
+
+
+def _hook_plan(exts: list[Expansion]) -> tuple[tuple[int, ...], ...]:
+    key = tuple([type(ext) for ext in exts])
+    plan = _HOOK_PLANS.get(key)
+    if plan is None:
+        plan = _HOOK_PLANS[key] = tuple(
+            tuple(i for i, ext in enumerate(exts) if _overrides(ext, hook))
+            for hook in _LISTED_HOOKS
+        )
+    return plan
+
+
+#: a tile's id, as a sort key: a C call per tile, where a lambda is a Python call per tile
+_TILE_ID: Final = attrgetter("id")
+
+
+#: the options determinized() last unseeded, and the result: a search deals all its sampled
+#: worlds from one game, whose options are one object (one entry, set whole, never emptied)
+_LAST_UNSEEDED: Final[list[tuple[GameOptions, GameOptions]]] = []
+
+
+def _unseeded(options: GameOptions) -> GameOptions:
+    """``options`` without seed or stack (either would reveal the deal).  ``replace`` of a
+    frozen dataclass is interpreted and sets every field anew: ~55 K instructions, a sixth of a
+    compiled determinized(), when done for every world."""
+    if options.seed is None and options.stack is None:
+        return options
+    last = _LAST_UNSEEDED
+    if last and last[0][0] is options:
+        return last[0][1]
+    unseeded = replace(options, seed=None, stack=None)
+    last[:] = [(options, unseeded)]
+    return unseeded
 
 
 class Game(LookAhead):
@@ -154,7 +211,7 @@ class Game(LookAhead):
         self.current_tile = None
         self.last_placed = None
         self.map = None
-        self.geometry = Geometry()
+        self.geometry = _OPEN_TABLE
         self._inactive = set()
         self.used_start_squares = ()
         self._open_cloisters = {}
@@ -180,24 +237,27 @@ class Game(LookAhead):
         )
         self.joining_figures = frozenset(joining)
         self._bind_hooks()
+        self._scoring_marks = tuple(mark for e in self.expansions for mark in e.scoring_marks())
+        self._squares = self.geometry.squares
         self.rng = random.Random(options.seed)
         self._setup()
 
     # ------------------------------------------------------------------------------------ setup
 
     def _bind_hooks(self) -> None:
+        """List, per hook of _LISTED_HOOKS, the expansions that override it (the hot path asks
+        only those): at set-up, and for a copy, whose expansions are copies of the original's."""
         exts = self.expansions
-        self._restrictors = [e for e in exts if _overrides(e, "placement_allowed")]
-        self._after_place = [e for e in exts if _overrides(e, "after_tile_placed")]
-        self._figure_exts = [e for e in exts if _overrides(e, "figure_actions")]
-        self._after_scoring = [e for e in exts if _overrides(e, "after_scoring")]
-        self._end_of_turn = [e for e in exts if _overrides(e, "end_of_turn")]
-        self._before_final = [e for e in exts if _overrides(e, "before_final_scoring")]
-        self._figure_checks = [e for e in exts if _overrides(e, "figure_allowed")]
-        self._value_hooks = [e for e in exts if _overrides(e, "adjust_value")]
-        self._points_hooks = [e for e in exts if _overrides(e, "adjust_points")]
-        self._scoring_marks = tuple(mark for e in exts for mark in e.scoring_marks())
-        self._squares = self.geometry.squares
+        plan = _hook_plan(exts)
+        self._restrictors = [exts[i] for i in plan[0]]
+        self._after_place = [exts[i] for i in plan[1]]
+        self._figure_exts = [exts[i] for i in plan[2]]
+        self._after_scoring = [exts[i] for i in plan[3]]
+        self._end_of_turn = [exts[i] for i in plan[4]]
+        self._before_final = [exts[i] for i in plan[5]]
+        self._figure_checks = [exts[i] for i in plan[6]]
+        self._value_hooks = [exts[i] for i in plan[7]]
+        self._points_hooks = [exts[i] for i in plan[8]]
 
     def expansion(self, kind: type[ExpansionT]) -> ExpansionT | None:
         """The active expansion of class ``kind`` (``game.expansion(MapChips)``), or None."""
@@ -362,13 +422,36 @@ class Game(LookAhead):
             self._continue()
 
     def _apply_tile(self, action: Any) -> None:
+        tile = self.current_tile
+        assert tile is not None
+        # An action taken from the list (a bot's, a simulation's) is found by identity: the
+        # placement search checked it when the tile was drawn.  Anything else is checked here.
+        for listed in self._placements:
+            if listed is action:
+                x, y, rotation = listed
+                pos = encode(x, y)
+                orientation = tile.orientations[rotation // 90]
+                break
+        else:
+            pos, orientation = self._checked_placement(tile, action)
+        self.history.append((self.active, action))
+        placed = self._place(pos, orientation, self.active)
+        self.last_placed = placed
+        self.turn += 1
+        if self._after_place:
+            for ext in self._after_place:
+                ext.after_tile_placed(self, placed)
+        self.phase = "figure"
+        self._legal = None
+
+    def _checked_placement(self, tile: TileType, action: Any) -> tuple[int, Orientation]:
+        """The square and orientation of a placement of ``tile``; raises :class:`IllegalAction`
+        naming the rule it breaks."""
         if not isinstance(action, PlaceTile):
             raise IllegalAction(
                 f"phase 'tile' expects PlaceTile, not {action!r}", params={"phase": "tile"}
             )
         x, y, rotation = action
-        tile = self.current_tile
-        assert tile is not None
         if rotation not in (0, 90, 180, 270):
             raise IllegalAction(
                 f"rotation must be 0, 90, 180 or 270, not {rotation!r}", "bad_rotation"
@@ -397,27 +480,27 @@ class Game(LookAhead):
                         "placement_rule",
                         {"tile": tile.id, "x": x, "y": y, "rotation": rotation, "rule": ext.name},
                     )
-        self.history.append((self.active, action))
-        placed = self._place(pos, orientation, self.active)
-        self.last_placed = placed
-        self.turn += 1
-        if self._after_place:
-            for ext in self._after_place:
-                ext.after_tile_placed(self, placed)
-        self.phase = "figure"
-        self._legal = None
+        return pos, orientation
 
     def _apply_figure(self, action: Any) -> None:
-        if isinstance(action, PlaceFigure):
-            action = self._canonical_figure_action(action)
-        if action not in self.legal_actions():
-            raise self._why_not_figure(action)
+        legal = self.legal_actions()
+        # An action taken from the list (a bot's, a simulation's) is found by identity: it is
+        # canonical already, and nothing is compared
+        for listed in legal:
+            if listed is action:
+                break
+        else:
+            if isinstance(action, PlaceFigure):
+                action = self._canonical_figure_action(action)
+            if action not in legal:
+                raise self._why_not_figure(action)
         self.history.append((self.active, action))
         if isinstance(action, PlaceFigure):
             placed = self.last_placed
             assert placed is not None
-            index = placed.orientation.locations[action.location]
-            self.put_figure(self.active, action.figure, placed.base + index)
+            figure, location = action  # (unpacked: a NamedTuple's attribute is a generic read)
+            index = placed.orientation.locations[location]
+            self.put_figure(self.active, figure, placed.base + index)
         elif not isinstance(action, Pass):
             for ext in self._figure_exts:
                 if ext.apply_figure_action(self, action):
@@ -537,13 +620,21 @@ class Game(LookAhead):
         other._inactive = self._inactive.copy()
         other._open_cloisters = self._open_cloisters.copy()
         other._legal = None
-        other.expansions = [e.copy() for e in self.expansions]
-        # Queued decisions must be resolved by the copy's expansions, not the original's.
-        owners = {id(e): c for e, c in zip(self.expansions, other.expansions, strict=True)}
-        other._queue = [
-            replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in self._queue
-        ]
+        exts = self.expansions
+        copies = other.expansions = [e.copy() for e in exts]
+        queue = self._queue
+        if queue:
+            # Queued decisions must be resolved by the copy's expansions, not the original's.
+            owners = {id(e): c for e, c in zip(exts, copies, strict=True)}
+            queue = [
+                replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in queue
+            ]
+        else:
+            queue = []
+        other._queue = queue
         other._bind_hooks()
+        other._scoring_marks = self._scoring_marks  # asked of the expansions once, at set-up
+        other._squares = self._squares
         return other
 
     @contextmanager
@@ -595,13 +686,12 @@ class Game(LookAhead):
             raise ValueError(f"seat must be between 0 and {self.players - 1}, not {seat}")
         other = self.copy()
         other.rng = random.Random(rng.getrandbits(64))
-        stack = sorted(other.stack, key=lambda tile: tile.id)
+        other.stack = stack = sorted(other.stack, key=_TILE_ID)
         shuffle(stack, rng)
-        other.stack = stack
         for ext in other.expansions:
             if _overrides(ext, "redeal_hidden"):
                 ext.redeal_hidden(other, seat, rng)
-        other.options = replace(self.options, seed=None, stack=None)
+        other.options = _unseeded(self.options)
         return other
 
     # ------------------------------------------------------------------------------- views

@@ -75,7 +75,15 @@ def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
     actions = _PLACE_ACTIONS.get(pos)
     if actions is None:
         x, y = decode(pos)
-        actions = _PLACE_ACTIONS[pos] = tuple(PlaceTile(x, y, r) for r in (0, 90, 180, 270))
+        # tuple.__new__ is what the NamedTuple's own __new__ calls, without its Python frame
+        # (a generic call of interpreted code from the compiled build): each game meets new
+        # squares, so this runs a few times per game
+        actions = _PLACE_ACTIONS[pos] = (
+            tuple.__new__(PlaceTile, (x, y, 0)),
+            tuple.__new__(PlaceTile, (x, y, 90)),
+            tuple.__new__(PlaceTile, (x, y, 180)),
+            tuple.__new__(PlaceTile, (x, y, 270)),
+        )
     return actions
 
 
@@ -130,10 +138,11 @@ class Placement(Scoring):
 
     def _legal_placements(self, tile: TileType) -> list[PlaceTile]:
         table = _fit_table(tile)
-        # a comprehension: native in the compiled build, where a bound ``append`` kept in a
-        # local would be a generic Python call per placement
+        # (append called directly: a bound ``append`` kept in a local is a generic call when
+        # compiled; the frontier's entries copied to a list in one C call, since walking a
+        # dict's values is a call per entry when compiled, a list's a native index)
         placements: list[PlaceTile] = []
-        for key, actions in self.frontier.values():
+        for key, actions in list(self.frontier.values()):
             rotations = table[key]
             if rotations:
                 for r in rotations:

@@ -15,7 +15,7 @@ from .board import RING, STRIDE, encode
 from .events import ScoreEvent
 from .features import Feature
 from .state import GameState
-from .tiles import CITY, FIELD, GARDEN, MONASTERY, ROAD
+from .tiles import CITY, FIELD, GARDEN, KIND_NAMES, MONASTERY, ROAD
 
 if TYPE_CHECKING:
     from .game import Game
@@ -26,6 +26,8 @@ _REACH: Final = STRIDE + 1
 #: board.RING typed as a tuple of any length, which the compiled build walks by index (a tuple
 #: of eight ints it builds anew and walks with a generic iterator, every call)
 _RING: Final[tuple[int, ...]] = RING
+#: tiles.KIND_NAMES, typed so for the same reason
+_KIND_NAMES: Final[tuple[str, ...]] = KIND_NAMES
 
 
 class Scoring(GameState):
@@ -126,9 +128,9 @@ class Scoring(GameState):
         final = reason == "final"
         points = self.feature_value(feature, final)
         paid = self._pay(feature, final, points)
-        source = feature.kind_name
-        detail: dict[str, Any] = {"value": points}
         kind = feature.kind
+        source = _KIND_NAMES[kind]
+        detail: dict[str, Any] = {"value": points}
         if kind in (CITY, ROAD):
             # What each tile (and coat of arms) paid, for the log to state: 2 or 1 for a city
             # (1 for a small one with the variant), 1 for a road, or an expansion's own rate
@@ -153,7 +155,7 @@ class Scoring(GameState):
             detail=detail,
         )
         self.events.append(event)
-        if reason != "final":
+        if not final:
             self.return_figures(feature)
         return event
 
@@ -188,15 +190,19 @@ class Scoring(GameState):
         return feature.majority(self.figure_strength)
 
     def _pay(self, feature: Feature, final: bool, points: int) -> dict[int, int]:
-        paid = {seat: points for seat in feature.majority(self.figure_strength)}
+        winners = feature.majority(self.figure_strength)
+        paid = {seat: points for seat in winners}
+        scores = self.scores
         hooked = self._points_hooks
         if hooked:
             game: Game = self  # type: ignore[assignment]
             for ext in hooked:
                 ext.adjust_points(game, feature, final, paid)
-        scores = self.scores
-        for seat, n in paid.items():
-            scores[seat] += n
+            for seat, n in paid.items():
+                scores[seat] += n
+        else:  # each winner gets the points: walked as the list, cheaper than the dict
+            for seat in winners:
+                scores[seat] += points
         return paid
 
     def bordering_cities(self, feature: Feature) -> list[Feature]:

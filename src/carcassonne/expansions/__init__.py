@@ -20,11 +20,18 @@ if TYPE_CHECKING:
 __all__ = ["Decision", "Expansion", "build_expansions", "expansion_class"]
 
 
+#: registry row's option field -> the class it names, once imported (importlib.import_module
+#: is interpreted: a few thousand instructions per expansion of every game's set-up)
+_CLASSES: dict[str, type[Expansion]] = {}
+
+
 def expansion_class(spec: ExpansionSpec) -> type[Expansion]:
-    """The class a registry row names, its module imported now (not when the registry is: the
-    registry sits under ``options``, the expansions' modules above the engine)."""
-    module = importlib.import_module(f"{__name__}.{spec.module}")
-    cls: type[Expansion] = getattr(module, spec.class_name)
+    """The class a registry row names, its module imported at the first call (not when the
+    registry is: the registry sits under ``options``, the expansions' modules above the engine)."""
+    cls = _CLASSES.get(spec.field)
+    if cls is None:
+        module = importlib.import_module(f"{__name__}.{spec.module}")
+        cls = _CLASSES[spec.field] = getattr(module, spec.class_name)
     return cls
 
 
