@@ -47,7 +47,17 @@ from .options import MIN_PLAYERS as MIN_PLAYERS
 from .placement import PlacedTile as PlacedTile  # re-exported: the board's entries
 from .placement import edges_fit
 from .quoting import short_repr
-from .tiles import CITY, FIELD, MONASTERY, ROAD, Orientation, TileType, tile_by_id, tile_set
+from .tiles import (
+    CITY,
+    FIELD,
+    MONASTERY,
+    ROAD,
+    Orientation,
+    TileType,
+    land_tiles,
+    tile_by_id,
+    tile_set,
+)
 from .views import GameView, game_view
 
 MEEPLE: Final = "meeple"
@@ -65,31 +75,6 @@ _NEXT_TURN: Final = 1
 _FINAL: Final = 2
 _FINAL_SCORE: Final = 3
 _OVER: Final = 4
-
-
-#: the base start tile, and the land tiles in data order before the shuffle
-_LandTiles = tuple[TileType, tuple[TileType, ...]]
-#: (tile sets, copies of the base set, whether the base start tile is dealt as a land tile) ->
-#: their _LandTiles: the same for every game of those options, so made once (a tuple: each game
-#: shuffles a list of its own)
-_LAND_TILES: Final[dict[tuple[tuple[str, ...], int, bool], _LandTiles]] = {}
-
-
-def _land_tiles(sets: tuple[str, ...], copies: int, start_dealt: bool) -> _LandTiles:
-    """The base start tile, and every copy of the tile sets ``sets`` in data order (the base set
-    ``copies`` times) less one start tile unless ``start_dealt``."""
-    key = (sets, copies, start_dealt)
-    cached = _LAND_TILES.get(key)
-    if cached is None:
-        start = tile_by_id(f"base/{tile_set('base').start_tile}")
-        pool: list[TileType] = []
-        for name in sets:
-            times = copies if name == "base" else 1
-            pool.extend(tile for _ in range(times) for tile in tile_set(name).copies())
-        if not start_dealt:
-            pool.remove(start)
-        cached = _LAND_TILES[key] = (start, tuple(pool))
-    return cached
 
 
 def _overrides(ext: Expansion, hook: str) -> bool:
@@ -276,7 +261,7 @@ class Game(LookAhead):
         options = self.options
         # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
         start_dealt = any(ext.provides_start_tile for ext in self.expansions)
-        start, land = _land_tiles(tuple(self.tile_sets()), options.copies, start_dealt)
+        start, land = land_tiles(tuple(self.tile_sets()), options.copies, start_dealt)
         self.start_tile = start
         game_map: GameMap | None = None
         if options.map is not None:

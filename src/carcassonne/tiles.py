@@ -491,6 +491,31 @@ def tile_by_id(tile_id: str) -> TileType:
     return _BY_ID[tile_id]
 
 
+#: the base start tile, and the land tiles in data order before the shuffle
+LandTiles = tuple[TileType, tuple[TileType, ...]]
+#: (tile sets, copies of the base set, whether the base start tile is dealt as a land tile) ->
+#: their LandTiles: the same for every game of those options, so made once (a tuple: each game
+#: shuffles a list of its own)
+_LAND_TILES: Final[dict[tuple[tuple[str, ...], int, bool], LandTiles]] = {}
+
+
+def land_tiles(sets: tuple[str, ...], copies: int, start_dealt: bool) -> LandTiles:
+    """The base start tile, and every copy of the tile sets ``sets`` in data order (the base set
+    ``copies`` times) less one start tile unless ``start_dealt``."""
+    key = (sets, copies, start_dealt)
+    cached = _LAND_TILES.get(key)
+    if cached is None:
+        start = tile_by_id(f"base/{tile_set('base').start_tile}")
+        pool: list[TileType] = []
+        for name in sets:
+            times = copies if name == "base" else 1
+            pool.extend(tile for _ in range(times) for tile in tile_set(name).copies())
+        if not start_dealt:
+            pool.remove(start)
+        cached = _LAND_TILES[key] = (start, tuple(pool))
+    return cached
+
+
 _PRINTED: dict[tuple[str, tuple[int, ...]], TileType] = {}
 
 
