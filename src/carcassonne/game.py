@@ -32,6 +32,7 @@ from .events import GameEvent, ScoreEvent
 from .expansions import build_expansions
 from .expansions.actions import Action
 from .expansions.base import Decision, Expansion, ExpansionT
+from .expansions.hooks import hook_plan, overrides
 from .lookahead import LookAhead
 from .maps import GameMap, load_map
 from .options import (
@@ -75,41 +76,6 @@ _NEXT_TURN: Final = 1
 _FINAL: Final = 2
 _FINAL_SCORE: Final = 3
 _OVER: Final = 4
-
-
-def _overrides(ext: Expansion, hook: str) -> bool:
-    return getattr(type(ext), hook) is not getattr(Expansion, hook)
-
-
-#: the hooks the game asks only of the expansions that override them (Game._bind_hooks), each
-#: kept in its own list
-_LISTED_HOOKS: Final = (
-    "placement_allowed",
-    "after_tile_placed",
-    "figure_actions",
-    "after_scoring",
-    "end_of_turn",
-    "before_final_scoring",
-    "figure_allowed",
-    "adjust_value",
-    "adjust_points",
-)
-#: the expansions' classes in hook order -> per hook of _LISTED_HOOKS, the positions of those
-#: that override it: which ones do depends on the classes only, and asking each class (two
-#: attribute lookups by name per hook) cost a game's set-up and every copy ~13 K instructions
-#: with four expansions
-_HOOK_PLANS: Final[dict[tuple[type, ...], tuple[tuple[int, ...], ...]]] = {}
-
-
-def _hook_plan(exts: list[Expansion]) -> tuple[tuple[int, ...], ...]:
-    key = tuple([type(ext) for ext in exts])
-    plan = _HOOK_PLANS.get(key)
-    if plan is None:
-        plan = _HOOK_PLANS[key] = tuple(
-            tuple(i for i, ext in enumerate(exts) if _overrides(ext, hook))
-            for hook in _LISTED_HOOKS
-        )
-    return plan
 
 
 #: a tile's id, as a sort key: a C call per tile, where a lambda is a Python call per tile
@@ -230,10 +196,10 @@ class Game(LookAhead):
     # ------------------------------------------------------------------------------------ setup
 
     def _bind_hooks(self) -> None:
-        """List, per hook of _LISTED_HOOKS, the expansions that override it (the hot path asks
+        """List, per hook of LISTED_HOOKS, the expansions that override it (the hot path asks
         only those): at set-up, and for a copy, whose expansions are copies of the original's."""
         exts = self.expansions
-        plan = _hook_plan(exts)
+        plan = hook_plan(exts)
         self._restrictors = [exts[i] for i in plan[0]]
         self._after_place = [exts[i] for i in plan[1]]
         self._figure_exts = [exts[i] for i in plan[2]]
@@ -674,7 +640,7 @@ class Game(LookAhead):
         other.stack = stack = sorted(other.stack, key=_TILE_ID)
         shuffle(stack, rng)
         for ext in other.expansions:
-            if _overrides(ext, "redeal_hidden"):
+            if overrides(ext, "redeal_hidden"):
                 ext.redeal_hidden(other, seat, rng)
         other.options = _unseeded(self.options)
         return other
