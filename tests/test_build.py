@@ -28,6 +28,18 @@ def test_build_is_what_the_engine_modules_are() -> None:
     assert compiled == [BUILD == "compiled"] * 4
 
 
+def test_the_environments_per_step_modules_are_built_with_the_engine() -> None:
+    pytest.importorskip("numpy")  # the rl extra
+    from carcassonne.env import actions, observations
+
+    compiled = [
+        module.__file__.endswith(tuple(EXTENSION_SUFFIXES))
+        for module in (actions, observations)
+        if module.__file__
+    ]
+    assert compiled == [BUILD == "compiled"] * 2
+
+
 def test_build_is_the_one_the_test_run_expects() -> None:
     expected = os.environ.get("CARCASSONNE_EXPECT_BUILD")
     if expected is None:

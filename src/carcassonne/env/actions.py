@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, SupportsIndex, cast
 
 from ..actions import PASS, PlaceFigure, PlaceTile
 from ..expansions.abbot import ABBOT, RecallAbbot
@@ -208,22 +208,22 @@ class ActionLayout:
             raise ValueError(f"{action!r} is not an action of the action space")
         return index
 
-    def index_to_action(self, index: int, game: Game | None = None) -> Any:
+    def index_to_action(self, index: SupportsIndex, game: Game | None = None) -> Any:
         """The action of ``index``; ``game`` fills in the square of a recall or settle choice
         (the abbot's of the seat to move, the office being settled).  ValueError if ``index``
         is out of range, or names a recall or settle choice without a game that offers one."""
-        index = operator.index(index)  # numpy integers too, never a float
-        if not 0 <= index < self.size:
-            raise ValueError(f"action index must be from 0 to {self.size - 1}, not {index}")
-        if index < self.tiles:
-            square, rotation = divmod(index, 4)
+        number = operator.index(index)  # numpy integers too, never a float
+        if not 0 <= number < self.size:
+            raise ValueError(f"action index must be from 0 to {self.size - 1}, not {number}")
+        if number < self.tiles:
+            square, rotation = divmod(number, 4)
             row, column = divmod(square, self.window.width)
             return PlaceTile(column + self.window.x0, row + self.window.y0, rotation * 90)
-        action = self._by_index.get(index)
+        action = self._by_index.get(number)
         if action is not None:
             return action
         for legal in game.legal_actions() if game is not None else ():
-            if self.action_to_index(legal) == index:
+            if self.action_to_index(legal) == number:
                 return legal
-        what = "recall of the abbot" if index == self.recall_index else "settle choice"
-        raise ValueError(f"action index {index} is a {what}, which the game does not offer now")
+        what = "recall of the abbot" if number == self.recall_index else "settle choice"
+        raise ValueError(f"action index {number} is a {what}, which the game does not offer now")
