@@ -3,13 +3,15 @@
 Plays seeded greedy-against-greedy games (2 players) in three option sets (base; The Bets with
 the France map and its Map-Chips; Inns & Cathedrals with Traders & Builders), and at the start of
 every ``--every``-th tile turn records, for each seat, its :data:`learned.FEATURES` (as that seat
-sees the position) and the points it still made until the end.  The weights are the ridge least
-squares fit of the margin one seat still made over the other on the difference of their
-features; every fifth game is held out, and the report gives
-the share of the variance of the held-out margins (what one seat still made minus what the other
-did) explained by the fit and by the static evaluation.
+sees the position) and the points it still made until the end.  Each option set trains the
+weights of its rule family (:data:`learned.FAMILIES`): the ridge least squares fit of the margin
+one seat still made over the other on the difference of their features, in that set's games.
+Every fifth game is held out, and the report gives, per family, the share of the variance of the
+held-out margins (what one seat still made minus what the other did) explained by the family's
+fit, by one fit of all families' games (what the evaluation was before it had families) and by
+the static evaluation.
 
-    python benchmarks/train_evaluation.py                 # the shipped file (seed 26)
+    python benchmarks/train_evaluation.py        # the shipped file (seed 26, 1000 games a set)
     python benchmarks/train_evaluation.py --games 60 --jobs 2 --out /tmp/evaluation.json
 
 The same command and seed write the same file (games, fit and rounding are deterministic).
@@ -27,15 +29,25 @@ from pathlib import Path
 from carcassonne.batch.runner import bot_seed, map_in_workers
 from carcassonne.bots import make_bot
 from carcassonne.bots.evaluate import Evaluator
-from carcassonne.bots.learned import FEATURES, FORMAT, VERSION, parse_weights, seat_features
+from carcassonne.bots.learned import (
+    FAMILIES,
+    FEATURES,
+    FORMAT,
+    VERSION,
+    family,
+    parse_weights,
+    seat_features,
+)
 from carcassonne.game import Game, GameOptions
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "carcassonne" / "data" / "evaluation.json"
+#: the games each family's weights are trained on (the families of the issue 26 targets)
 OPTION_SETS: dict[str, GameOptions] = {
     "base": GameOptions(),
     "bets+france+map-chips": GameOptions(bets=True, map="france", map_chips=True),
     "inns-cathedrals+traders-builders": GameOptions(inns_cathedrals=True, traders_builders=True),
 }
+assert sorted(family(options) for options in OPTION_SETS.values()) == sorted(FAMILIES)
 #: ridge penalty per thousand positions: keeps weights of rarely seen features tame
 RIDGE = 1.0
 
@@ -136,9 +148,12 @@ def dot(weights: list[float], features: list[float]) -> float:
     return sum(w * x for w, x in zip(weights, features, strict=True))
 
 
-def explained(positions: list[Position], predict: Callable[[Sample], float]) -> float:
+def explained(positions: list[Position], predict: Callable[[Sample], float]) -> float | None:
     """Share of the variance of the margins (first seat's points still to come minus the
-    second's) that ``predict``'s margins explain (R²): the bot compares seats, not totals."""
+    second's) that ``predict``'s margins explain (R²): the bot compares seats, not totals.
+    None without positions (a set of fewer than five games holds none out)."""
+    if not positions:
+        return None
     targets = [p[0][1] - p[1][1] for p in positions]
     guesses = [predict(p[0]) - predict(p[1]) for p in positions]
     mean = sum(targets) / len(targets)
@@ -147,9 +162,13 @@ def explained(positions: list[Position], predict: Callable[[Sample], float]) -> 
     return 1.0 - residual / total
 
 
+def _rounded(share: float | None) -> float | None:
+    return None if share is None else round(share, 4)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=300, help="games per option set")
+    parser.add_argument("--games", type=int, default=1000, help="games per option set")
     parser.add_argument("--every", type=int, default=2, help="sample every N-th tile turn")
     parser.add_argument(
         "--horizon",
@@ -176,40 +195,61 @@ def main() -> int:
         by_game[index] = samples
         print(f"\r{len(by_game)}/{len(tasks)} games", end="", file=sys.stderr)
     print(file=sys.stderr)
-    train = [p for i in sorted(by_game) if i % 5 != 4 for p in by_game[i]]
-    held_out = [p for i in sorted(by_game) if i % 5 == 4 for p in by_game[i]]
-    weights = [round(w, 4) for w in fit(train)]
-    learned_r2 = explained(held_out, lambda s: dot(weights, s[0]))
-    static_r2 = explained(held_out, lambda s: s[2])
+    games = sorted(by_game)
+
+    def positions(k: int | None, held: bool) -> list[Position]:
+        """Option set ``k``'s (None: all sets') training or held-out positions."""
+        return [
+            p
+            for i in games
+            if (i % args.games % 5 == 4) == held and (k is None or i // args.games == k)
+            for p in by_game[i]
+        ]
+
+    pooled = fit(positions(None, False))
+    weights: dict[str, list[float]] = {}
+    report: dict[str, dict[str, float | int | None]] = {}
+    for k, options in enumerate(OPTION_SETS.values()):
+        name = family(options)
+        train, held_out = positions(k, False), positions(k, True)
+        fitted = weights[name] = [round(w, 4) for w in fit(train)]
+        report[name] = {
+            "positions": len(train),
+            "held_out_positions": len(held_out),
+            "held_out_r2_learned": _rounded(explained(held_out, lambda s, w=fitted: dot(w, s[0]))),
+            "held_out_r2_one_fit": _rounded(explained(held_out, lambda s: dot(pooled, s[0]))),
+            "held_out_r2_static": _rounded(explained(held_out, lambda s: s[2])),
+        }
     data = {
         "format": FORMAT,
         "version": VERSION,
         "about": (
-            "Weights of the expert's learned evaluation (carcassonne.bots.learned): a seat's "
-            "value is its score plus the sum of weight * feature. Written by "
-            "benchmarks/train_evaluation.py; do not edit by hand."
+            "Weights of the expert's learned evaluation (carcassonne.bots.learned), one list per "
+            "rule family: a seat's value is its score plus the sum of weight * feature. Written "
+            "by benchmarks/train_evaluation.py; do not edit by hand."
         ),
         "trained": {
             "command": "python benchmarks/train_evaluation.py "
             + f"--games {args.games} --every {args.every} --horizon {args.horizon} "
             + f"--seed {args.seed}",
-            "option_sets": list(OPTION_SETS),
+            "option_sets": {label: family(options) for label, options in OPTION_SETS.items()},
             "games": len(tasks),
-            "positions": len(train),
-            "held_out_positions": len(held_out),
-            "held_out_r2_learned": round(learned_r2, 4),
-            "held_out_r2_static": round(static_r2, 4),
+            "families": report,
         },
         "features": list(FEATURES),
         "weights": weights,
     }
     parse_weights(data, str(args.out))  # never write a file the bot would refuse
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print(
-        f"{len(train)} positions ({len(held_out)} held out): variance of the margins still to "
-        f"come explained by the learned fit {learned_r2:.3f}, by the static evaluation "
-        f"{static_r2:.3f}; wrote {args.out}"
-    )
+    for name, figures in report.items():
+        print(
+            f"{name}: {figures['positions']} positions ({figures['held_out_positions']} held "
+            f"out): variance of the margins still to come explained by its fit "
+            f"{figures['held_out_r2_learned']}, by one fit of all families "
+            f"{figures['held_out_r2_one_fit']}, by the static evaluation "
+            f"{figures['held_out_r2_static']}"
+        )
+    print(f"wrote {args.out}")
     return 0
 
 

@@ -18,17 +18,20 @@ from carcassonne.bots.evaluate import Evaluator, relative
 from carcassonne.bots.expert import ExpertBot
 from carcassonne.bots.greedy import GreedyBot
 from carcassonne.bots.learned import (
+    FAMILIES,
     FEATURES,
     FORMAT,
     VERSION,
     EvaluationDataError,
     LearnedEvaluation,
+    family,
     load_weights,
     parse_weights,
     read_weights,
     seat_features,
 )
 from carcassonne.expansions.bets import Bets
+from carcassonne.expansions.mapchips import Chip, MapChips
 from carcassonne.game import MEEPLE
 from scenario import scenario
 from test_expert import twins_differing_in_hidden_chips
@@ -110,6 +113,18 @@ def test_a_closed_city_is_certain_points_and_its_meeple_back_in_hand() -> None:
     assert "cities" not in _named(mine)
 
 
+def test_the_wines_a_seats_map_chips_make_are_a_feature() -> None:
+    """A 2, or two 1s of one colour, make a wine; a lone 1 and a 1 of another colour do not."""
+    game = Game(players=2, seed=3, map="france", map_chips=True)
+    chips = game.expansion(MapChips)
+    assert isinstance(chips, MapChips)
+    chips.in_front[0] = [Chip("orange", 1), Chip("purple", 2), Chip("orange", 1)]
+    chips.in_front[1] = [Chip("orange", 1), Chip("purple", 1)]
+    _, (mine, theirs) = seat_features(game, 1)
+    assert _named(mine)["wines"] == 2
+    assert "wines" not in _named(theirs)
+
+
 def test_value_is_score_plus_weights_times_features() -> None:
     game = _road_and_field()
     weights = tuple(float(i + 1) for i in range(len(FEATURES)))
@@ -121,6 +136,23 @@ def test_value_is_score_plus_weights_times_features() -> None:
     assert LearnedEvaluation(weights).seat_values(game, 1) == pytest.approx(expected)
 
 
+def test_each_rule_family_is_valued_by_its_own_weights() -> None:
+    """A map game by the map family's weights, an Inns & Cathedrals or Traders & Builders game
+    by theirs, any other by the base ones (what fields pay on a bounded map is not what they pay
+    on an open table)."""
+    base = Game(players=2, seed=3)
+    on_map = Game(players=2, seed=3, map="france", map_chips=True, bets=True)
+    inns = Game(players=2, seed=3, traders_builders=True)
+    assert [family(g.options) for g in (base, on_map, inns)] == ["base", "map", "inns-traders"]
+    assert family(on_map.options.with_(inns_cathedrals=True)) == "map"
+    zero = (0.0,) * len(FEATURES)
+    meeples = tuple(1.0 if name == "meeples" else 0.0 for name in FEATURES)
+    evaluation = LearnedEvaluation({"base": zero, "map": meeples, "inns-traders": zero})
+    assert evaluation.seat_values(base, 0) == [0.0, 0.0]
+    assert evaluation.seat_values(inns, 0) == [0.0, 0.0]
+    assert evaluation.seat_values(on_map, 0) == [9.0, 9.0]  # 9 meeples each on a map
+
+
 def test_a_finished_game_is_worth_its_scores() -> None:
     game = scenario([("base/U", 1, 0, 0, ("meeple", "W"))])
     assert game.is_over
@@ -130,19 +162,24 @@ def test_a_finished_game_is_worth_its_scores() -> None:
 # ---------------------------------------------------------------------------------- data file
 
 
-def _valid() -> dict[str, object]:
+def _valid(weights: object = None) -> dict[str, object]:
     return {
         "format": FORMAT,
         "version": VERSION,
         "features": list(FEATURES),
-        "weights": [0.5] * len(FEATURES),
+        "weights": dict.fromkeys(FAMILIES, [0.5] * len(FEATURES)) if weights is None else weights,
     }
+
+
+def _map_weights(weights: list[object]) -> dict[str, list[object]]:
+    """Valid weights for every family but ``map``'s."""
+    return dict.fromkeys(FAMILIES, [0.5] * len(FEATURES)) | {"map": weights}
 
 
 def test_the_shipped_file_is_valid_and_says_how_it_was_trained() -> None:
     weights = load_weights()
-    assert len(weights) == len(FEATURES)
-    assert any(weights)
+    assert sorted(weights) == sorted(FAMILIES)
+    assert all(len(w) == len(FEATURES) and any(w) for w in weights.values())
     data = json.loads(
         (Path(__file__).parent.parent / "src/carcassonne/data/evaluation.json").read_text()
     )
@@ -153,13 +190,27 @@ def test_the_shipped_file_is_valid_and_says_how_it_was_trained() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"format": "tiles"}, "not a carcassonne-evaluation file of version 1"),
-        ({"version": 2}, "not a carcassonne-evaluation file of version 1"),
+        ({"format": "tiles"}, "not a carcassonne-evaluation file of version 2"),
+        ({"version": 1}, "not a carcassonne-evaluation file of version 2"),
         ({"features": list(FEATURES)[::-1]}, "features must be exactly road_points, roads"),
-        ({"weights": [1.0]}, f"weights must be a list of {len(FEATURES)} numbers"),
-        ({"weights": ["1"] + [0.0] * (len(FEATURES) - 1)}, "weight of road_points is not a n"),
-        ({"weights": [True] + [0.0] * (len(FEATURES) - 1)}, "weight of road_points is not a n"),
-        ({"weights": [0.0, 1e9] + [0.0] * (len(FEATURES) - 2)}, "weight of roads out of range"),
+        ({"weights": [0.5] * len(FEATURES)}, "weights must be an object with one list per fam"),
+        ({"weights": {"base": [0.5] * len(FEATURES)}}, "weights must be an object with one list"),
+        (
+            {"weights": _map_weights([1.0])},
+            f"weights of map must be a list of {len(FEATURES)} numbers",
+        ),
+        (
+            {"weights": _map_weights(["1"] + [0.0] * (len(FEATURES) - 1))},
+            "weights of map: road_points is not a number",
+        ),
+        (
+            {"weights": _map_weights([True] + [0.0] * (len(FEATURES) - 1))},
+            "weights of map: road_points is not a number",
+        ),
+        (
+            {"weights": _map_weights([0.0, 1e9] + [0.0] * (len(FEATURES) - 2))},
+            "weights of map: roads out of range",
+        ),
     ],
 )
 def test_a_damaged_file_is_refused_naming_it_and_the_fault(
@@ -178,7 +229,7 @@ def test_a_file_that_is_not_json_is_refused_naming_it(tmp_path: Path) -> None:
     with pytest.raises(EvaluationDataError, match=f"^{path}: expected a JSON object"):
         read_weights(path, str(path))
     path.write_text(json.dumps(_valid()))
-    assert read_weights(path, str(path)) == (0.5,) * len(FEATURES)
+    assert read_weights(path, str(path)) == dict.fromkeys(FAMILIES, (0.5,) * len(FEATURES))
 
 
 # ---------------------------------------------------------------------------------- fairness
@@ -245,5 +296,8 @@ def test_training_is_one_seeded_command_that_writes_the_same_valid_file(tmp_path
         written.append(out.read_text())
     assert written[0] == written[1]
     data = json.loads(written[0])
-    assert data["trained"]["games"] == 6  # 2 in each of the 3 option sets
-    assert read_weights(tmp_path / "a.json", "a.json") == tuple(data["weights"])
+    assert data["trained"]["games"] == 6  # 2 in each of the 3 option sets, one per family
+    assert sorted(data["trained"]["families"]) == sorted(FAMILIES)
+    weights = read_weights(tmp_path / "a.json", "a.json")
+    assert weights == {name: tuple(w) for name, w in data["weights"].items()}
+    assert len(set(weights.values())) == len(FAMILIES)  # each family fitted on its own games

@@ -3,9 +3,9 @@
 The static evaluation (:mod:`evaluate`) guesses what each unfinished feature will pay from a few
 hand-set constants.  This one describes a seat's position by :data:`FEATURES`: the static
 estimates of the open roads, cities, monasteries and fields it holds, how many such features tie
-up its figures, its cities one tile from closing, its figures in hand and the expansions' assets
-(bets, chips, wine, goods), each also multiplied by the share of the game left; and values the
-seat at
+up its figures, its cities one tile from closing, its figures in hand, the expansions' assets
+(bets, goods) and the wines its map chips make, each also multiplied by the share of the game
+left; and values the seat at
 
     certain points + sum(weight * feature)
 
@@ -13,8 +13,11 @@ seat at
 by self-play (``benchmarks/train_evaluation.py``, one command, seeded: least squares of the
 margin one seat still made over the other until the end of greedy games, on the difference of
 their features).  Only differences between seats matter (the bot compares seats), so there is no
-constant term.  The weights are shipped in ``data/evaluation.json``; :func:`load_weights` checks
-that file and refuses a damaged one with an error naming it.
+constant term.  Each rule family (:data:`FAMILIES`, :func:`family`) has weights of its own: what
+a feature is worth depends on the rules around it (on a map, the border closes cities, so a
+farmer's field pays far more than in a base game; one fit for all families valued farmers below
+what they pay on the map).  The weights are shipped in ``data/evaluation.json``;
+:func:`load_weights` checks that file and refuses a damaged one with an error naming it.
 
 Information-fair: every feature is read from the board, the scores, the figures, the number of
 tiles left and the expansions' adjustments, which value hidden chips by what the deciding seat
@@ -32,8 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from ..board import DELTAS
+from ..expansions.mapchips import Chip, MapChips
 from ..features import Feature
 from ..game import MEEPLE, Game
+from ..options import GameOptions
 from ..placement import rotations_fitting
 from ..tiles import CITY, FIELD, ROAD, TileType
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, is_done
@@ -60,31 +65,50 @@ BASE_FEATURES: tuple[str, ...] = (
     "fields",
     "hand_points",  # the static value of the figures in hand
     "meeples",  # meeples in hand
-    "adjustment",  # the expansions' assets (bets, chips, wine, goods)
+    "adjustment",  # the expansions' assets (bets, goods)
+    "wines",  # wines the seat's face-up map chips make, still to sell (Map-Chips)
 )
 FEATURES: tuple[str, ...] = BASE_FEATURES + tuple(f"{name}_late" for name in BASE_FEATURES)
 _COUNT = len(BASE_FEATURES)
 _ROAD_POINTS, _ROADS, _CITY_POINTS, _CITIES, _ONE_EDGE = 0, 1, 2, 3, 4
 _CITY_FIT, _CITY_DEAD, _ROAD_FIT, _ROAD_DEAD = 5, 6, 7, 8
 _MONASTERY_POINTS, _MONASTERIES, _FIELD_POINTS, _FIELDS = 9, 10, 11, 12
-_HAND, _MEEPLES, _ADJUSTMENT = 13, 14, 15
+_HAND, _MEEPLES, _ADJUSTMENT, _WINES = 13, 14, 15, 16
+
+#: the rule families with weights of their own (see :func:`family`)
+FAMILIES: tuple[str, ...] = ("base", "map", "inns-traders")
 
 #: the shipped weights (package data)
 DATA_FILE = "evaluation.json"
 #: what the data file says it is
 FORMAT = "carcassonne-evaluation"
-VERSION = 1
+VERSION = 2
 
-_loaded: dict[str, tuple[float, ...]] = {}
+#: family -> the weights of :data:`FEATURES`
+FamilyWeights = dict[str, tuple[float, ...]]
+
+_loaded: dict[str, FamilyWeights] = {}
+
+
+def family(options: GameOptions) -> str:
+    """The rule family whose weights value a game with ``options``: a map game is ``map``
+    (the bounded board changes what fields and open features are worth more than any
+    expansion), else a game with Inns & Cathedrals or Traders & Builders ``inns-traders``
+    (large meeples, cathedrals, goods), else ``base``."""
+    if options.map is not None:
+        return "map"
+    if options.inns_cathedrals or options.traders_builders:
+        return "inns-traders"
+    return "base"
 
 
 class EvaluationDataError(ValueError):
     """The evaluation data file is damaged (the message names it and what is wrong)."""
 
 
-def parse_weights(data: Any, source: str) -> tuple[float, ...]:
-    """The weights of a decoded evaluation file, checked; :class:`EvaluationDataError` naming
-    ``source`` and the fault otherwise."""
+def parse_weights(data: Any, source: str) -> FamilyWeights:
+    """The weights of a decoded evaluation file, per family, checked; :class:`EvaluationDataError`
+    naming ``source`` and the fault otherwise."""
     if not isinstance(data, dict):
         raise EvaluationDataError(f"{source}: expected a JSON object")
     if data.get("format") != FORMAT or data.get("version") != VERSION:
@@ -97,20 +121,28 @@ def parse_weights(data: Any, source: str) -> tuple[float, ...]:
         raise EvaluationDataError(
             f"{source}: features must be exactly {', '.join(FEATURES)} (in that order)"
         )
-    weights = data.get("weights")
+    by_family = data.get("weights")
+    if not isinstance(by_family, dict) or sorted(by_family) != sorted(FAMILIES):
+        raise EvaluationDataError(
+            f"{source}: weights must be an object with one list per family: {', '.join(FAMILIES)}"
+        )
+    return {name: _checked(by_family[name], f"{source}: weights of {name}") for name in FAMILIES}
+
+
+def _checked(weights: Any, where: str) -> tuple[float, ...]:
     if not isinstance(weights, list) or len(weights) != len(FEATURES):
-        raise EvaluationDataError(f"{source}: weights must be a list of {len(FEATURES)} numbers")
+        raise EvaluationDataError(f"{where} must be a list of {len(FEATURES)} numbers")
     checked: list[float] = []
     for name, weight in zip(FEATURES, weights, strict=True):
         if isinstance(weight, bool) or not isinstance(weight, int | float):
-            raise EvaluationDataError(f"{source}: weight of {name} is not a number: {weight!r}")
+            raise EvaluationDataError(f"{where}: {name} is not a number: {weight!r}")
         if not math.isfinite(weight) or abs(weight) > 1000:
-            raise EvaluationDataError(f"{source}: weight of {name} out of range: {weight!r}")
+            raise EvaluationDataError(f"{where}: {name} out of range: {weight!r}")
         checked.append(float(weight))
     return tuple(checked)
 
 
-def read_weights(ref: Traversable | Path, source: str) -> tuple[float, ...]:
+def read_weights(ref: Traversable | Path, source: str) -> FamilyWeights:
     """The checked weights in the file ``ref`` (``source`` names it in errors)."""
     try:
         data = json.loads(ref.read_text(encoding="utf-8"))
@@ -119,7 +151,7 @@ def read_weights(ref: Traversable | Path, source: str) -> tuple[float, ...]:
     return parse_weights(data, source)
 
 
-def load_weights() -> tuple[float, ...]:
+def load_weights() -> FamilyWeights:
     """The shipped weights, read and checked once per process."""
     weights = _loaded.get(DATA_FILE)
     if weights is None:
@@ -194,7 +226,23 @@ def _base_features(game: Game, seat: int) -> tuple[list[float], list[list[float]
         for figure, count in hand.items():
             row[_HAND] += evaluator.hand_value(figure, count)
         row[_MEEPLES] = float(free[s])
+    chips = game.expansion(MapChips)
+    if chips is not None:
+        for s, in_front in enumerate(chips.in_front):
+            rows[s][_WINES] = float(_wines(in_front))
     return certain, rows, min(1.0, evaluator.tiles_left / FULL_GAME_TILES)
+
+
+def _wines(chips: list[Chip]) -> int:
+    """How many wines ``chips`` make (each a 2 or a pair of 1s of one colour)."""
+    ones: dict[str, int] = {}
+    twos = 0
+    for chip in chips:
+        if chip.value == 2:
+            twos += 1
+        elif chip.value == 1:
+            ones[chip.colour] = ones.get(chip.colour, 0) + 1
+    return twos + sum(n // 2 for n in ones.values())
 
 
 class TilesToCome:
@@ -247,22 +295,27 @@ class TilesToCome:
 
 
 class LearnedEvaluation:
-    """Values positions with the learned weights (:func:`load_weights` unless given)."""
+    """Values positions with the learned weights of the game's family (:func:`load_weights`
+    unless given; one tuple given is used for every family)."""
 
-    __slots__ = ("weights", "_early", "_late")
+    __slots__ = ("weights", "_split")
 
-    def __init__(self, weights: tuple[float, ...] | None = None) -> None:
-        self.weights = load_weights() if weights is None else weights
-        # the weights of the features and of their *_late twins, applied without building them
-        self._early = self.weights[:_COUNT]
-        self._late = self.weights[_COUNT:]
+    def __init__(self, weights: FamilyWeights | tuple[float, ...] | None = None) -> None:
+        if weights is None:
+            weights = load_weights()
+        elif isinstance(weights, tuple):
+            weights = dict.fromkeys(FAMILIES, weights)
+        self.weights: FamilyWeights = weights
+        # per family, the weights of the features and of their *_late twins, applied without
+        # building the twins
+        self._split = {name: (w[:_COUNT], w[_COUNT:]) for name, w in weights.items()}
 
     def seat_values(self, game: Game, seat: int) -> list[float]:
         """Each seat's expected final score as ``seat`` sees it; a finished game's scores."""
         if game.is_over:
             return [float(s) for s in game.scores]
         values, rows, late = _base_features(game, seat)
-        early_weights, late_weights = self._early, self._late
+        early_weights, late_weights = self._split[family(game.options)]
         for s, row in enumerate(rows):
             early = latter = 0.0
             for i, x in enumerate(row):
