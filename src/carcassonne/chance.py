@@ -15,14 +15,18 @@ own methods: a subclass may draw its numbers another way.
 from __future__ import annotations
 
 import random
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
+
+#: the class whose draws these functions reproduce (kept here: a compiled build would otherwise
+#: look ``Random`` up in the ``random`` module at every call)
+_PLAIN_RANDOM: Final = random.Random
 
 
 def shuffle(items: list[T], rng: random.Random) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _PLAIN_RANDOM:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits  # a method of a C type: one lookup, not one per draw
@@ -42,7 +46,7 @@ def shuffle(items: list[T], rng: random.Random) -> None:
 
 def randbelow(n: int, rng: random.Random) -> int:
     """A number in ``range(n)`` drawn exactly as ``rng.randrange(n)`` would draw it."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _PLAIN_RANDOM:
         return rng.randrange(n)
     if n <= 0:
         raise ValueError(f"empty range for randbelow({n})")
