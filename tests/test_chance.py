@@ -1,8 +1,10 @@
-"""The engine's shuffle deals exactly what ``random.Random.shuffle`` deals from the same state.
+"""The engine's shuffle and randbelow draw exactly what ``random.Random.shuffle`` and
+``randrange`` draw from the same state.
 
-Every game's stack comes from it, so a difference of one draw would deal other games from the
-same seeds (records would no longer replay): compared here item for item, and the generators'
-states after, for every length a stack can have and then some.
+Every game's stack comes from the shuffle and Map-Chips' chip squares from randbelow, so a
+difference of one draw would deal other games from the same seeds (records would no longer
+replay): compared here item for item, and the generators' states after, for every length a stack
+can have and then some, and for bounds from 1 to far beyond one 32-bit word.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import random
 
 import pytest
 
-from carcassonne.chance import shuffle
+from carcassonne.chance import randbelow, shuffle
 
 
 @pytest.mark.parametrize("length", [*range(73), 95, 127, 128, 129, 143, 200, 257])
@@ -42,3 +44,38 @@ def test_a_generator_of_another_class_shuffles_its_own_way() -> None:
     plain = list(range(60))
     random.Random(5).shuffle(plain)
     assert mine != plain
+
+
+#: bounds of every bit length up to 3 words: just below, at and above each power of two, and some
+#: between (Map-Chips' draw weights are products of many set counts, far above 2**32)
+_BOUNDS = sorted(
+    {n for k in range(100) for n in (2**k - 1, 2**k, 2**k + 1, 3 * 2**k // 2) if n > 0}
+    | {10**30 + 7, 2**96 - 1, 2**96 + 12345}
+)
+
+
+@pytest.mark.parametrize("n", _BOUNDS)
+def test_randbelow_draws_as_random_randrange(n: int) -> None:
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        mine = [randbelow(n, ours) for _ in range(20)]
+        reference = [theirs.randrange(n) for _ in range(20)]
+        assert mine == reference
+        assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [0, -1, -(2**40)])
+def test_randbelow_of_an_empty_range_is_an_error(n: int) -> None:
+    with pytest.raises(ValueError, match="empty range"):
+        randbelow(n, random.Random(1))
+    with pytest.raises(ValueError, match="empty range"):
+        random.Random(1).randrange(n)  # (as randrange says too)
+
+
+def test_a_generator_of_another_class_draws_its_numbers_its_own_way() -> None:
+    ours, theirs = _OwnDraws(5), _OwnDraws(5)
+    mine = [randbelow(1000, ours) for _ in range(50)]
+    reference = [theirs.randrange(1000) for _ in range(50)]
+    assert mine == reference
+    plain = random.Random(5)
+    assert mine != [plain.randrange(1000) for _ in range(50)]

@@ -1,4 +1,4 @@
-"""Shuffles drawn from a ``random.Random`` number for number as its own ``shuffle`` draws them.
+"""Shuffles and numbers drawn from a ``random.Random`` bit for bit as its own methods draw them.
 
 Chance happens when a game is set up (the stack is shuffled from the seed) and when a search
 deals a sampled world (``Game.determinized``).  ``random.Random.shuffle`` is interpreted Python
@@ -7,21 +7,26 @@ stack cost more than the rest of a game's set-up.  :func:`shuffle` runs the same
 (Fisher-Yates from the last item, each index drawn by rejection from ``getrandbits`` of the
 bound's bit length, as ``_randbelow_with_getrandbits`` does) in the module's own build, so the
 generator is asked for the same bits in the same order and a seed deals exactly the stack it
-always dealt (``tests/test_chance.py`` compares them).  A generator of another class keeps its
-own ``shuffle``: a subclass may draw its numbers another way.
+always dealt (``tests/test_chance.py`` compares them).  :func:`randbelow` is ``randrange(n)``
+the same way (Map-Chips draws its chip squares with it).  A generator of another class keeps its
+own methods: a subclass may draw its numbers another way.
 """
 
 from __future__ import annotations
 
 import random
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
+
+#: the class whose draws these functions reproduce (kept here: a compiled build would otherwise
+#: look ``Random`` up in the ``random`` module at every call)
+_PLAIN_RANDOM: Final = random.Random
 
 
 def shuffle(items: list[T], rng: random.Random) -> None:
     """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` would."""
-    if type(rng) is not random.Random:
+    if type(rng) is not _PLAIN_RANDOM:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits  # a method of a C type: one lookup, not one per draw
@@ -37,3 +42,18 @@ def shuffle(items: list[T], rng: random.Random) -> None:
         while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+def randbelow(n: int, rng: random.Random) -> int:
+    """A number in ``range(n)`` drawn exactly as ``rng.randrange(n)`` would draw it."""
+    if type(rng) is not _PLAIN_RANDOM:
+        return rng.randrange(n)
+    if n <= 0:
+        raise ValueError(f"empty range for randbelow({n})")
+    # random.py's randrange(n) for n > 0 is _randbelow(n), which for a plain Random is
+    # _randbelow_with_getrandbits: draw n.bit_length() bits until the number is below n.
+    bits = n.bit_length()
+    r = rng.getrandbits(bits)
+    while r >= n:
+        r = rng.getrandbits(bits)
+    return r

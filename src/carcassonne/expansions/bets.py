@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import PASS, Pass
 from ..board import decode, encode
+from ..chance import shuffle
 from ..events import GameEvent, ScoreEvent
 from ..tiles import CITY, KIND_NAMES, ROAD
 from .actions import PlaceBet, SettleAgainst
@@ -143,7 +144,7 @@ class Bets(Expansion):
             hidden = sorted(
                 self.supply[owner] + [self.offices[p][i][1] for p, i in spots], key=order
             )
-            rng.shuffle(hidden)
+            shuffle(hidden, rng)
             for (pos, i), chip in zip(spots, hidden, strict=False):
                 self.offices[pos][i] = (owner, chip)
             self.supply[owner] = sorted(hidden[len(spots) :], key=order)

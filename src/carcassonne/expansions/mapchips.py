@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from ..actions import PASS
 from ..board import DELTAS, STRIDE, decode
+from ..chance import randbelow, shuffle
 from ..events import ScoreEvent
 from ..maps import GRAPES, shared_per_map
 from ..options import GameSetupError
@@ -185,7 +186,7 @@ class ChipLayout:
         ways = self.ways
         choices = self._choices
         for b in range(len(choices)):
-            pick = rng.randrange(ways[b][left])
+            pick = randbelow(ways[b][left], rng)  # (rng.randrange's draw, compiled)
             # (a count of no weight is left out of the table: it never took a pick)
             for c, weight, unit, sets in choices[b][left]:
                 if pick < weight:
@@ -292,7 +293,7 @@ class MapChips(Expansion):
         still face down is public too)."""
         squares = sorted(self.face_down)
         chips = sorted(self.face_down.values())
-        rng.shuffle(chips)
+        shuffle(chips, rng)
         self.face_down = dict(zip(squares, chips, strict=True))
 
     def setup(self, game: Game) -> None:
@@ -300,7 +301,7 @@ class MapChips(Expansion):
         used = frozenset(game_map.start_squares[name] for name in game.used_start_squares)
         chips = chip_set(game_map)
         squares = spread_chips(game_map, used, len(chips), game.rng)
-        game.rng.shuffle(chips)
+        shuffle(chips, game.rng)
         self.face_down = dict(zip(squares, chips, strict=True))
         self.in_front = [[] for _ in range(game.players)]
         self.sold = []

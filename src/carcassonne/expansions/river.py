@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from ..board import DELTAS, OPPOSITE, encode
+from ..chance import shuffle
 from ..tiles import RIVER_EDGE, Orientation, tile_by_id, tile_set
 from .base import Expansion
 
@@ -65,7 +66,7 @@ class River(Expansion):
             return  # an explicit stack already says where the river tiles come
         lake = tile_by_id(f"river/{river.last_tile}")
         middle = [t for t in river.copies() if t is not spring and t is not lake]
-        game.rng.shuffle(middle)
+        shuffle(middle, game.rng)
         # The stack is drawn from its end: the river comes first, the lake last of the river.
         game.stack.append(lake)
         game.stack.extend(reversed(middle))
