@@ -35,13 +35,14 @@ from pathlib import Path
 from typing import Any
 
 from ..board import DELTAS
-from ..expansions.mapchips import Chip, MapChips
+from ..expansions.registry import evaluation_family
 from ..features import Feature
 from ..game import MEEPLE, Game
 from ..options import GameOptions
 from ..placement import rotations_fitting
 from ..tiles import CITY, FIELD, ROAD, TileType
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, is_done
+from .mapchips_policy import wines_in_front
 
 #: tiles left at which the "share of the game left" is 1 (a base game starts with 71)
 FULL_GAME_TILES = 72.0
@@ -91,15 +92,10 @@ _loaded: dict[str, FamilyWeights] = {}
 
 
 def family(options: GameOptions) -> str:
-    """The rule family whose weights value a game with ``options``: a map game is ``map``
-    (the bounded board changes what fields and open features are worth more than any
-    expansion), else a game with Inns & Cathedrals or Traders & Builders ``inns-traders``
-    (large meeples, cathedrals, goods), else ``base``."""
-    if options.map is not None:
-        return "map"
-    if options.inns_cathedrals or options.traders_builders:
-        return "inns-traders"
-    return "base"
+    """The rule family whose weights value a game with ``options`` (``map``, ``inns-traders``
+    or ``base``): the registry says which expansions make which
+    (:func:`~carcassonne.expansions.registry.evaluation_family`)."""
+    return evaluation_family(options)
 
 
 class EvaluationDataError(ValueError):
@@ -226,23 +222,11 @@ def _base_features(game: Game, seat: int) -> tuple[list[float], list[list[float]
         for figure, count in hand.items():
             row[_HAND] += evaluator.hand_value(figure, count)
         row[_MEEPLES] = float(free[s])
-    chips = game.expansion(MapChips)
-    if chips is not None:
-        for s, in_front in enumerate(chips.in_front):
-            rows[s][_WINES] = float(_wines(in_front))
+    wines = wines_in_front(game)
+    if wines is not None:
+        for s, count in enumerate(wines):
+            rows[s][_WINES] = float(count)
     return certain, rows, min(1.0, evaluator.tiles_left / FULL_GAME_TILES)
-
-
-def _wines(chips: list[Chip]) -> int:
-    """How many wines ``chips`` make (each a 2 or a pair of 1s of one colour)."""
-    ones: dict[str, int] = {}
-    twos = 0
-    for chip in chips:
-        if chip.value == 2:
-            twos += 1
-        elif chip.value == 1:
-            ones[chip.colour] = ones.get(chip.colour, 0) + 1
-    return twos + sum(n // 2 for n in ones.values())
 
 
 class TilesToCome:

@@ -35,6 +35,25 @@ def wine_policy(game: Game, bot: PolicyBot) -> Any:
     return bot.pick(scored)
 
 
+def wines_in_front(game: Game) -> list[int] | None:
+    """Per seat, how many wines its face-up chips make (each a 2 or a pair of 1s of one colour;
+    the learned evaluation's ``wines``), or None without Map-Chips."""
+    chips_expansion = game.expansion(MapChips)
+    if chips_expansion is None:
+        return None
+    counts: list[int] = []
+    for in_front in chips_expansion.in_front:
+        ones: dict[str, int] = {}
+        twos = 0
+        for colour, value in in_front:
+            if value == 2:
+                twos += 1
+            elif value == 1:
+                ones[colour] = ones.get(colour, 0) + 1
+        counts.append(twos + sum(n // 2 for n in ones.values()))
+    return counts
+
+
 def register() -> None:
     """Plug the wine policy into the greedy bot.
 

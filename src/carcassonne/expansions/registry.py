@@ -71,6 +71,9 @@ class ExpansionSpec:
     #: its tiles and figures come in the environment's extended observation and action space,
     #: not the first layout (models trained on that keep their shapes)
     extended_observation: bool = False
+    #: the learned evaluation's family of weights that values its games (``bots/learned.py``);
+    #: empty: the base game's, unless a map or another expansion names one
+    evaluation_family: str = ""
 
     @property
     def flag(self) -> str:
@@ -165,6 +168,7 @@ EXPANSIONS: tuple[ExpansionSpec, ...] = (
         tile_sets=("ic",),
         takes_options=True,
         extended_observation=True,
+        evaluation_family="inns-traders",
     ),
     ExpansionSpec(
         field="traders_builders",
@@ -178,6 +182,7 @@ EXPANSIONS: tuple[ExpansionSpec, ...] = (
         hook_position=5,
         tile_sets=("traders_builders",),
         extended_observation=True,
+        evaluation_family="inns-traders",
     ),
     ExpansionSpec(
         field="map_chips",
@@ -276,6 +281,18 @@ def tile_sets(extended: bool = True) -> tuple[str, ...]:
 def extended_observation(options: GameOptions) -> bool:
     """Whether ``options`` switch on an expansion only the environment's extended layout covers."""
     return any(getattr(options, spec.field) for spec in EXPANSIONS if spec.extended_observation)
+
+
+def evaluation_family(options: GameOptions) -> str:
+    """The family of learned weights that values a game with ``options``: ``map`` on a map (the
+    bounded board changes what fields and open features are worth more than any expansion), else
+    the family of the first expansion on that names one, else ``base``."""
+    if options.map is not None:
+        return "map"
+    for spec in EXPANSIONS:
+        if spec.evaluation_family and getattr(options, spec.field):
+            return spec.evaluation_family
+    return "base"
 
 
 def action_types() -> dict[str, type]:
