@@ -1,8 +1,9 @@
 """Features (roads, cities, fields, monasteries, gardens) as they grow across the board.
 
-Each placed segment belongs to exactly one :class:`Feature`; joining two segments merges the
-smaller feature into the larger and re-points its segments, so looking up a segment's feature is
-one list index and nothing is ever re-traced.  A feature keeps what scoring needs, updated as it
+Each placed segment belongs to exactly one :class:`Feature`: a segment that joins a neighbour's
+feature is added to it, one that joins none gets its own, and a tile that joins two features
+merges the smaller into the larger and re-points its segments, so looking up a segment's feature
+is one list index and nothing is ever re-traced.  A feature keeps what scoring needs, updated as it
 grows: distinct squares, open edge count (complete at zero), coats of arms, marks (inns,
 cathedrals, trade goods), figures, and for fields the city segments they border.
 """

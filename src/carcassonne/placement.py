@@ -20,7 +20,7 @@ from .expansions.actions import Action
 from .features import Feature
 from .scoring import Scoring
 from .state import PlacedTile
-from .tiles import BORDER, CITY, KIND_NAMES, Orientation, TileType
+from .tiles import BORDER, CITY, KIND_NAMES, Orientation, Segment, TileType
 
 if TYPE_CHECKING:
     from .game import Game
@@ -95,6 +95,14 @@ def _figure_action(figure: str, location: str) -> PlaceFigure:
     if action is None:
         action = by_location[location] = PlaceFigure(figure, location)
     return action
+
+
+#: what a segment's feature is while its tile is being placed, until it joins one (no feature
+#: of the game is ever this one)
+_UNJOINED: Final = Feature(CITY, [], set(), 0, 0, [], [])
+#: board.DELTAS typed as a tuple of any length, which the compiled build indexes in place (a
+#: 4-tuple it boxes anew for each index by a variable)
+_DELTAS: Final[tuple[int, ...]] = DELTAS
 
 
 def _mark_counts(marks: tuple[str, ...]) -> dict[str, int]:
@@ -175,24 +183,17 @@ class Placement(Scoring):
     def _place(self, pos: int, orientation: Orientation, seat: int | None) -> PlacedTile:
         board = self.board
         seg_feature = self.seg_feature
+        seg_pos = self.seg_pos
         base = len(seg_feature)
         placed = PlacedTile(pos, orientation, base, self.turn, seat)
         board[pos] = placed
-        for seg in orientation.segments:
-            seg_feature.append(
-                Feature(
-                    seg.kind,
-                    [len(seg_feature)],
-                    {pos},
-                    len(seg.edges),
-                    seg.coat_of_arms,
-                    [],
-                    [base + c for c in seg.cities] if seg.cities else [],
-                    False,
-                    _mark_counts(seg.marks) if seg.marks else None,
-                )
-            )
-            self.seg_pos.append(pos)
+        segments = orientation.segments
+        count = len(segments)
+        # A segment gets a feature of its own only if it joins none of its neighbours' (the
+        # last loop below): one that joins one is adopted into it (_join)
+        for _ in range(count):
+            seg_feature.append(_UNJOINED)
+            seg_pos.append(pos)
         if orientation.cloisters:
             # Counted when it is scored (a look-ahead placement is taken back unscored)
             self._open_cloisters[pos] = (-1, tuple(base + i for i in orientation.cloisters))
@@ -202,7 +203,7 @@ class Placement(Scoring):
         squares = self._squares
         inactive = self._inactive
         for d, od, edge, mine, left, right in orientation.sides:
-            q = pos + DELTAS[d]
+            q = pos + _DELTAS[d]
             neighbour = board.get(q)
             if neighbour is None:
                 if squares is None or q in squares:
@@ -214,39 +215,111 @@ class Placement(Scoring):
                     else:  # a new open square: this tile is its only neighbour
                         frontier[q] = (edge << (3 * od), _PLACE_ACTIONS.get(q) or _place_actions(q))
                 elif mine >= 0:  # runs into the map border: closed on this side
-                    seg_feature[base + mine].open -= 1
+                    self._own_feature(base + mine, segments[mine], base, pos).open -= 1
                 continue
-            other = neighbour.orientation
-            if other.edges[od] == BORDER:
+            # (the neighbour's side read as one tuple of its sides: indexing its edges by a
+            # variable boxes the 4-tuple anew when compiled)
+            _, _, their_edge, theirs, their_left, their_right = neighbour.orientation.sides[od]
+            if their_edge == BORDER:
                 if mine >= 0:
-                    seg_feature[base + mine].open -= 1
+                    self._own_feature(base + mine, segments[mine], base, pos).open -= 1
                 continue
+            other_base = neighbour.base
             if mine >= 0:
-                a = seg_feature[base + mine]
-                b = seg_feature[neighbour.base + other.edge_segment[od]]
-                if a is not b:
+                g = base + mine
+                a = seg_feature[g]
+                b = seg_feature[other_base + theirs]
+                if a is _UNJOINED:
+                    a = self._join(g, segments[mine], base, pos, b)
+                elif a is not b:
                     a = self._merge(a, b)
                 a.open -= 2
             if left >= 0:
-                a = seg_feature[base + left]
-                b = seg_feature[neighbour.base + other.half_segment[2 * od + 1]]
-                if a is not b:
+                g = base + left
+                a = seg_feature[g]
+                b = seg_feature[other_base + their_right]
+                if a is _UNJOINED:
+                    self._join(g, segments[left], base, pos, b)
+                elif a is not b:
                     self._merge(a, b)
             if right >= 0:
-                a = seg_feature[base + right]
-                b = seg_feature[neighbour.base + other.half_segment[2 * od]]
-                if a is not b:
+                g = base + right
+                a = seg_feature[g]
+                b = seg_feature[other_base + their_left]
+                if a is _UNJOINED:
+                    self._join(g, segments[right], base, pos, b)
+                elif a is not b:
                     self._merge(a, b)
             if inactive and q in inactive:
                 self._activate(q)
+        for i in range(count):
+            if seg_feature[base + i] is _UNJOINED:
+                self._new_feature(base + i, segments[i], base, pos)
         return placed
+
+    def _new_feature(self, g: int, seg: Segment, base: int, pos: int) -> Feature:
+        """A feature of its own for segment ``g`` of the tile whose first segment is ``base``."""
+        cities = seg.cities
+        marks = seg.marks
+        feature = Feature(
+            seg.kind,
+            [g],
+            {pos},
+            len(seg.edges),
+            seg.coat_of_arms,
+            [],
+            [base + c for c in cities] if cities else [],
+            False,
+            _mark_counts(marks) if marks else None,
+        )
+        self.seg_feature[g] = feature
+        return feature
+
+    def _own_feature(self, g: int, seg: Segment, base: int, pos: int) -> Feature:
+        """Segment ``g``'s feature, made now if it has joined none yet (a side closed by the
+        border: rare enough to cost a feature that a later join may merge away)."""
+        feature = self.seg_feature[g]
+        if feature is _UNJOINED:
+            feature = self._new_feature(g, seg, base, pos)
+        return feature
+
+    def _join(self, g: int, seg: Segment, base: int, pos: int, feature: Feature) -> Feature:
+        """Segment ``g`` joins its neighbour's ``feature``, with nothing made for it: the same
+        feature as a new one of its own merged into it would give (:meth:`_merge`).
+
+        Merging keeps the larger feature, the new one on a tie (a neighbour of one segment),
+        its cities and marks first: when both have some, that order needs the merge itself.
+        """
+        cities = seg.cities
+        marks = seg.marks
+        if len(feature.segments) == 1 and (
+            (cities and feature.cities) or (marks and feature.marks is not None)
+        ):
+            return self._merge(self._new_feature(g, seg, base, pos), feature)
+        self.seg_feature[g] = feature
+        feature.segments.append(g)
+        feature.squares.add(pos)
+        feature.open += len(seg.edges)
+        feature.coat_of_arms += seg.coat_of_arms
+        if cities:
+            feature_cities = feature.cities
+            for c in cities:
+                feature_cities.append(base + c)
+        if marks:
+            counts = feature.marks
+            if counts is None:
+                feature.marks = _mark_counts(marks)
+            else:
+                for mark in marks:
+                    counts[mark] = counts.get(mark, 0) + 1
+        return feature
 
     def _activate(self, pos: int) -> None:
         """A played tile reached a printed tile: from now on it anchors placements too."""
         self._inactive.discard(pos)
         edges = self.board[pos].orientation.edges
         for d in range(4):
-            q = pos + DELTAS[d]
+            q = pos + _DELTAS[d]
             # D9: its closed sides are map border, which anchors nothing
             if edges[d] != BORDER and q not in self.board and self.geometry.playable(q):
                 self.frontier[q] = self._open_square(q)
@@ -256,7 +329,7 @@ class Placement(Scoring):
         board = self.board
         key = 0
         for d in range(4):
-            neighbour = board.get(pos + DELTAS[d])
+            neighbour = board.get(pos + _DELTAS[d])
             if neighbour is not None:
                 code = neighbour.orientation.edges[OPPOSITE[d]]
                 if code != BORDER:
