@@ -92,7 +92,7 @@ def test_a_figure_of_strength_0_does_not_add_to_its_owners_share() -> None:
 
 
 def test_majority_weighs_figures_by_the_table_given() -> None:
-    feature = Feature(ROAD, [0], {0}, 0, 0, [(0, "giant", 0), (1, "meeple", 1), (1, "x", 2)], [])
+    feature = Feature(ROAD, [0], {0}, 0, 0, ((0, "giant", 0), (1, "meeple", 1), (1, "x", 2)), [])
     assert feature.majority() == [1]
     assert feature.majority({"giant": 2}) == [0, 1]
     assert feature.majority({"giant": 3}) == [0]

@@ -10,7 +10,14 @@ cathedrals, trade goods), figures, and for fields the city segments they border.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .tiles import KIND_NAMES
+
+#: the cities of every feature that borders none (all but fields, and fields along no city),
+#: shared so that such a feature allocates no list: never grown, whoever adds cities to a
+#: feature gives it a list of its own first
+NO_CITIES: Final[list[int]] = []
 
 
 class Feature:
@@ -33,7 +40,7 @@ class Feature:
         squares: set[int],
         open_edges: int,
         coat_of_arms: int,
-        figures: list[tuple[int, str, int]],
+        figures: tuple[tuple[int, str, int], ...],
         cities: list[int],
         complete: bool = False,
         marks: dict[str, int] | None = None,
@@ -46,9 +53,10 @@ class Feature:
         #: city/road edges not yet joined to a neighbour or closed by a border
         self.open = open_edges
         self.coat_of_arms = coat_of_arms
-        #: (seat, figure type, segment) for each figure standing on the feature
+        #: (seat, figure type, segment) for each figure standing on the feature, a tuple replaced
+        #: when one comes or goes (rare: most features never hold one, and share the empty one)
         self.figures = figures
-        #: fields only: global ids of the city segments this field borders
+        #: fields only: global ids of the city segments this field borders (NO_CITIES if none)
         self.cities = cities
         self.complete = complete
         #: mark -> how many of its segments carry it; None when none do, so that a base game
@@ -96,17 +104,18 @@ class Feature:
         """An independent copy (``Game.copy`` clones every feature on the board).
 
         Written for the compiled build: ``set(...)`` is a direct C call where a set's
-        ``.copy()`` is a method looked up by name, and most features hold no figure and (all but
-        fields) border no city, whose new empty lists cost less than copies of empty ones.
+        ``.copy()`` is a method looked up by name.  The figures, a tuple, are shared; so is
+        NO_CITIES, never grown.
         """
+        cities = self.cities
         return Feature(
             self.kind,
             self.segments.copy(),
             set(self.squares),
             self.open,
             self.coat_of_arms,
-            self.figures.copy() if self.figures else [],
-            self.cities.copy() if self.cities else [],
+            self.figures,
+            cities.copy() if cities else NO_CITIES,
             self.complete,
             self.marks.copy() if self.marks is not None else None,
         )

@@ -149,7 +149,7 @@ class LookAhead(Placement):
             f.squares = squares
             f.open = open_edges
             f.coat_of_arms = coat_of_arms
-            del f.figures[figures:]
+            f.figures = f.figures[:figures]
             del f.cities[cities:]
         for f, *_ in features:
             # A feature merged into another lost its segments to it: point them back.

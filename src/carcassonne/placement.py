@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .actions import PASS, IllegalAction, PlaceFigure, PlaceTile
 from .board import DELTAS, OPPOSITE, decode, encode
 from .expansions.actions import Action
-from .features import Feature
+from .features import NO_CITIES, Feature
 from .scoring import Scoring
 from .state import PlacedTile
 from .tiles import BORDER, CITY, KIND_NAMES, Orientation, Segment, TileType
@@ -99,7 +99,7 @@ def _figure_action(figure: str, location: str) -> PlaceFigure:
 
 #: what a segment's feature is while its tile is being placed, until it joins one (no feature
 #: of the game is ever this one)
-_UNJOINED: Final = Feature(CITY, [], set(), 0, 0, [], [])
+_UNJOINED: Final = Feature(CITY, [], set(), 0, 0, (), NO_CITIES)
 #: board.DELTAS typed as a tuple of any length, which the compiled build indexes in place (a
 #: 4-tuple it boxes anew for each index by a variable)
 _DELTAS: Final[tuple[int, ...]] = DELTAS
@@ -140,7 +140,7 @@ class Placement(Scoring):
         base = len(self.seg_feature)
         self.board[pos] = PlacedTile(pos, orientation, base, 0, None)
         seg = orientation.segments[0]
-        self.seg_feature.append(Feature(CITY, [base], {pos}, len(seg.edges), 0, [], []))
+        self.seg_feature.append(Feature(CITY, [base], {pos}, len(seg.edges), 0, (), NO_CITIES))
         self.seg_pos.append(pos)
         self._inactive.add(pos)
 
@@ -267,8 +267,8 @@ class Placement(Scoring):
             {pos},
             len(seg.edges),
             seg.coat_of_arms,
-            [],
-            [base + c for c in cities] if cities else [],
+            (),
+            [base + c for c in cities] if cities else NO_CITIES,
             False,
             _mark_counts(marks) if marks else None,
         )
@@ -303,6 +303,8 @@ class Placement(Scoring):
         feature.coat_of_arms += seg.coat_of_arms
         if cities:
             feature_cities = feature.cities
+            if not feature_cities:  # NO_CITIES, or a list emptied by a look-ahead's take-back
+                feature_cities = feature.cities = []
             for c in cities:
                 feature_cities.append(base + c)
         if marks:
@@ -347,9 +349,12 @@ class Placement(Scoring):
         a.open += b.open
         a.coat_of_arms += b.coat_of_arms
         if b.figures:
-            a.figures.extend(b.figures)
+            a.figures = a.figures + b.figures if a.figures else b.figures
         if b.cities:
-            a.cities.extend(b.cities)
+            if a.cities:
+                a.cities.extend(b.cities)
+            else:  # NO_CITIES, never grown; b's own list may be put back by a take-back
+                a.cities = b.cities.copy()
         if b.marks is not None:
             marks = a.marks
             if marks is None:
@@ -450,12 +455,13 @@ class Placement(Scoring):
 
     def put_figure(self, seat: int, figure: str, segment: int) -> None:
         self.supply[seat][figure] -= 1
-        self.seg_feature[segment].figures.append((seat, figure, segment))
+        feature = self.seg_feature[segment]
+        feature.figures += ((seat, figure, segment),)
         self.figures[segment] = (seat, figure)
 
     def remove_figure(self, segment: int) -> None:
         """Take one figure off the board back to its owner (the abbot's recall)."""
         seat, figure = self.figures.pop(segment)
         feature = self.seg_feature[segment]
-        feature.figures = [f for f in feature.figures if f[2] != segment]
+        feature.figures = tuple(f for f in feature.figures if f[2] != segment)
         self.supply[seat][figure] += 1

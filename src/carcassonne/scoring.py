@@ -252,7 +252,7 @@ class Scoring(GameState):
         for seat, figure, segment in feature.figures:
             self.supply[seat][figure] += 1
             del self.figures[segment]
-        feature.figures = []
+        feature.figures = ()
 
     def add_points(self, seat: int, points: int, source: str, reason: str, **detail: Any) -> None:
         """Pay points that do not come from a feature (bets, map chips, wine)."""
