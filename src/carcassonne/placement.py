@@ -186,24 +186,28 @@ class Placement(Scoring):
         seg_pos = self.seg_pos
         base = len(seg_feature)
         placed = PlacedTile(pos, orientation, base, self.turn, seat)
-        board[pos] = placed
+        # The square as one int object for every dict, set and list below (and q likewise): a
+        # native int is boxed anew for each such use when compiled, a fresh object each time
+        # (positions are above 256), where Any keeps the one object
+        square: Any = pos
+        board[square] = placed
         segments = orientation.segments
         count = len(segments)
         # A segment gets a feature of its own only if it joins none of its neighbours' (the
         # last loop below): one that joins one is adopted into it (_join)
         for _ in range(count):
             seg_feature.append(_UNJOINED)
-            seg_pos.append(pos)
+            seg_pos.append(square)
         if orientation.cloisters:
             # Counted when it is scored (a look-ahead placement is taken back unscored)
-            self._open_cloisters[pos] = (-1, tuple(base + i for i in orientation.cloisters))
+            self._open_cloisters[square] = (-1, tuple(base + i for i in orientation.cloisters))
         frontier = self.frontier
-        if pos in frontier:  # (dict.pop with a default is a generic call when compiled)
-            del frontier[pos]
+        if square in frontier:  # (dict.pop with a default is a generic call when compiled)
+            del frontier[square]
         squares = self._squares
         inactive = self._inactive
         for d, od, edge, mine, left, right in orientation.sides:
-            q = pos + _DELTAS[d]
+            q: Any = pos + _DELTAS[d]
             neighbour = board.get(q)
             if neighbour is None:
                 if squares is None or q in squares:
@@ -215,14 +219,14 @@ class Placement(Scoring):
                     else:  # a new open square: this tile is its only neighbour
                         frontier[q] = (edge << (3 * od), _PLACE_ACTIONS.get(q) or _place_actions(q))
                 elif mine >= 0:  # runs into the map border: closed on this side
-                    self._own_feature(base + mine, segments[mine], base, pos).open -= 1
+                    self._own_feature(base + mine, segments[mine], base, square).open -= 1
                 continue
             # (the neighbour's side read as one tuple of its sides: indexing its edges by a
             # variable boxes the 4-tuple anew when compiled)
             _, _, their_edge, theirs, their_left, their_right = neighbour.orientation.sides[od]
             if their_edge == BORDER:
                 if mine >= 0:
-                    self._own_feature(base + mine, segments[mine], base, pos).open -= 1
+                    self._own_feature(base + mine, segments[mine], base, square).open -= 1
                 continue
             other_base = neighbour.base
             if mine >= 0:
@@ -230,7 +234,7 @@ class Placement(Scoring):
                 a = seg_feature[g]
                 b = seg_feature[other_base + theirs]
                 if a is _UNJOINED:
-                    a = self._join(g, segments[mine], base, pos, b)
+                    a = self._join(g, segments[mine], base, square, b)
                 elif a is not b:
                     a = self._merge(a, b)
                 a.open -= 2
@@ -239,7 +243,7 @@ class Placement(Scoring):
                 a = seg_feature[g]
                 b = seg_feature[other_base + their_right]
                 if a is _UNJOINED:
-                    self._join(g, segments[left], base, pos, b)
+                    self._join(g, segments[left], base, square, b)
                 elif a is not b:
                     self._merge(a, b)
             if right >= 0:
@@ -247,24 +251,25 @@ class Placement(Scoring):
                 a = seg_feature[g]
                 b = seg_feature[other_base + their_left]
                 if a is _UNJOINED:
-                    self._join(g, segments[right], base, pos, b)
+                    self._join(g, segments[right], base, square, b)
                 elif a is not b:
                     self._merge(a, b)
             if inactive and q in inactive:
                 self._activate(q)
         for i in range(count):
             if seg_feature[base + i] is _UNJOINED:
-                self._new_feature(base + i, segments[i], base, pos)
+                self._new_feature(base + i, segments[i], base, square)
         return placed
 
-    def _new_feature(self, g: int, seg: Segment, base: int, pos: int) -> Feature:
-        """A feature of its own for segment ``g`` of the tile whose first segment is ``base``."""
+    def _new_feature(self, g: int, seg: Segment, base: int, square: Any) -> Feature:
+        """A feature of its own for segment ``g`` of the tile whose first segment is ``base``
+        (on ``square``, a position as one int object: see :meth:`_place`)."""
         cities = seg.cities
         marks = seg.marks
         feature = Feature(
             seg.kind,
             [g],
-            {pos},
+            {square},
             len(seg.edges),
             seg.coat_of_arms,
             (),
@@ -275,15 +280,15 @@ class Placement(Scoring):
         self.seg_feature[g] = feature
         return feature
 
-    def _own_feature(self, g: int, seg: Segment, base: int, pos: int) -> Feature:
+    def _own_feature(self, g: int, seg: Segment, base: int, square: Any) -> Feature:
         """Segment ``g``'s feature, made now if it has joined none yet (a side closed by the
         border: rare enough to cost a feature that a later join may merge away)."""
         feature = self.seg_feature[g]
         if feature is _UNJOINED:
-            feature = self._new_feature(g, seg, base, pos)
+            feature = self._new_feature(g, seg, base, square)
         return feature
 
-    def _join(self, g: int, seg: Segment, base: int, pos: int, feature: Feature) -> Feature:
+    def _join(self, g: int, seg: Segment, base: int, square: Any, feature: Feature) -> Feature:
         """Segment ``g`` joins its neighbour's ``feature``, with nothing made for it: the same
         feature as a new one of its own merged into it would give (:meth:`_merge`).
 
@@ -295,10 +300,10 @@ class Placement(Scoring):
         if len(feature.segments) == 1 and (
             (cities and feature.cities) or (marks and feature.marks is not None)
         ):
-            return self._merge(self._new_feature(g, seg, base, pos), feature)
+            return self._merge(self._new_feature(g, seg, base, square), feature)
         self.seg_feature[g] = feature
         feature.segments.append(g)
-        feature.squares.add(pos)
+        feature.squares.add(square)
         feature.open += len(seg.edges)
         feature.coat_of_arms += seg.coat_of_arms
         if cities:
