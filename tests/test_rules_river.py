@@ -113,7 +113,7 @@ def test_meeples_may_be_placed_on_river_tiles() -> None:
     legal = set(game.legal_actions())
     assert {PlaceFigure("meeple", "E"), PlaceFigure("meeple", "W")} <= legal
     game.apply(PlaceFigure("meeple", "E"))
-    assert game.feature_at(0, 1, "E").figures == [(0, "meeple", game.board[encode(0, 1)].base)]
+    assert game.feature_at(0, 1, "E").figures == ((0, "meeple", game.board[encode(0, 1)].base),)
     # river/H: a monastery on the river; a monk is placed as usual.
     game.apply(PlaceTile(0, 2, 90))
     assert PlaceFigure("meeple", "monastery") in game.legal_actions()
