@@ -131,9 +131,11 @@ class Game(LookAhead):
         elif kwargs:
             options = replace(options, **kwargs)
         check_options(options)
-        if options.seed is None:
+        seed = options.seed
+        if seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
-            options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
+            seed = random.SystemRandom().randrange(1 << 32)
+            options = replace(options, seed=seed)
         # Every attribute is declared, typed and explained in state.py.
         self.options = options
         self.players = options.players
@@ -190,7 +192,8 @@ class Game(LookAhead):
         self._bind_hooks()
         self._scoring_marks = tuple(mark for e in self.expansions for mark in e.scoring_marks())
         self._squares = self.geometry.squares
-        self.rng = random.Random(options.seed)
+        self._rng_seed = seed
+        self._rng = random.Random(seed)
         self._setup()
 
     # ------------------------------------------------------------------------------------ setup
@@ -318,6 +321,15 @@ class Game(LookAhead):
         self.current_tile = None
         self._stage = _FINAL
         self._continue()
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator: the set-up's shuffle and draws (D7's start squares, the River,
+        Map-Chips) come from it; a sampled world's is seeded anew."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return rng
 
     @property
     def is_last_tile(self) -> bool:
@@ -544,7 +556,8 @@ class Game(LookAhead):
         other.geometry = self.geometry
         other.used_start_squares = self.used_start_squares
         other.start_tile = self.start_tile
-        other.rng = self.rng
+        other._rng = self._rng
+        other._rng_seed = self._rng_seed
         other._placements = self._placements
         other._stage = self._stage
         # Each feature is cloned at its first segment and all its segments pointed to the clone
@@ -636,7 +649,8 @@ class Game(LookAhead):
         if not 0 <= seat < self.players:
             raise ValueError(f"seat must be between 0 and {self.players - 1}, not {seat}")
         other = self.copy()
-        other.rng = random.Random(rng.getrandbits(64))
+        other._rng = None  # made from this seed if read: the search never draws from it
+        other._rng_seed = rng.getrandbits(64)
         other.stack = stack = sorted(other.stack, key=_TILE_ID)
         shuffle(stack, rng)
         for ext in other.expansions:

@@ -83,7 +83,8 @@ class GameState:
         "used_start_squares",
         "start_tile",
         "expansions",
-        "rng",
+        "_rng",
+        "_rng_seed",
         "_inactive",
         "_open_cloisters",
         "_placements",
@@ -145,7 +146,11 @@ class GameState:
     used_start_squares: tuple[str, ...]
     start_tile: TileType | None
     expansions: list[Expansion]
-    rng: random.Random
+    #: the game's generator (``Game.rng``), made from ``_rng_seed`` when first read if None:
+    #: only the set-up draws from it, and a sampled world (``Game.determinized``) gets a fresh
+    #: one, whose seeding (~37 K instructions) was a sixth of a compiled determinized()
+    _rng: random.Random | None
+    _rng_seed: int
     #: printed tiles not yet reached by a played tile
     _inactive: set[int]
     #: square -> (how many of the 8 squares around it hold a tile, -1 until first counted;
