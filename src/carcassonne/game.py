@@ -537,7 +537,8 @@ class Game(LookAhead):
     # ------------------------------------------------------------------------------ copying
 
     def copy(self) -> Game:
-        """An independent copy for search (shares only immutable tile data)."""
+        """An independent copy for search (shares only what never changes: the tile data, the
+        options, the complete features)."""
         other = Game(_BLANK)
         other.options = self.options
         other.players = self.players
@@ -561,11 +562,14 @@ class Game(LookAhead):
         other._placements = self._placements
         other._stage = self._stage
         # Each feature is cloned at its first segment and all its segments pointed to the clone
-        # at once, so later segments of it are recognised by being already replaced.
+        # at once, so later segments of it are recognised by being already replaced.  A complete
+        # feature is shared: nothing changes it once complete (it has no open edge to grow by,
+        # its figures went home when it was scored, and a figure only goes on a feature of the
+        # tile just placed, before its feature is marked complete).
         originals = self.seg_feature
         new_features = originals.copy()
         for g, feature in enumerate(originals):
-            if new_features[g] is feature:
+            if new_features[g] is feature and not feature.complete:
                 clone = feature.clone()
                 for segment in feature.segments:
                     new_features[segment] = clone
