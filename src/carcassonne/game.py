@@ -11,8 +11,9 @@ actions, and a record of those replays it exactly.
 The game's other jobs are the classes it builds on, one module each (see ``state.py`` for why a
 line of classes): ``state.py`` declares every attribute, ``scoring.py`` values and pays features,
 ``placement.py`` puts tiles and figures on the board (the incremental features and the placement
-search), ``lookahead.py`` takes a look-ahead placement back; ``views.py`` says what a seat may
-know and ``options.py`` checks the options.  All of it is on the hot path of simulation.
+search), ``lookahead.py`` takes a look-ahead placement back; ``copying.py`` fills a copy,
+``views.py`` says what a seat may know and ``options.py`` checks the options.  All of it is on
+the hot path of simulation.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .actions import IllegalAction as IllegalAction  # re-exported: the game's r
 from .actions import Pass, PlaceFigure, PlaceTile
 from .board import Geometry, encode
 from .chance import shuffle
+from .copying import copy_state
 from .events import GameEvent, ScoreEvent
 from .expansions import build_expansions
 from .expansions.actions import Action
@@ -540,69 +542,8 @@ class Game(LookAhead):
         """An independent copy for search (shares only what never changes: the tile data, the
         options, the complete features)."""
         other = Game(_BLANK)
-        other.options = self.options
-        other.players = self.players
-        other.figure_kinds = self.figure_kinds
-        other.figure_strength = self.figure_strength
-        other.joining_figures = self.joining_figures
-        other.small_city_scores_2 = self.small_city_scores_2
-        other._extra_turn = self._extra_turn
-        other.turn = self.turn
-        other.active = self.active
-        other.to_move = self.to_move
-        other.phase = self.phase
-        other.current_tile = self.current_tile
-        other.last_placed = self.last_placed
-        other.map = self.map
-        other.geometry = self.geometry
-        other.used_start_squares = self.used_start_squares
-        other.start_tile = self.start_tile
-        other._rng = self._rng
-        other._rng_seed = self._rng_seed
-        other._placements = self._placements
-        other._stage = self._stage
-        # Each feature is cloned at its first segment and all its segments pointed to the clone
-        # at once, so later segments of it are recognised by being already replaced.  A complete
-        # feature is shared: nothing changes it once complete (it has no open edge to grow by,
-        # its figures went home when it was scored, and a figure only goes on a feature of the
-        # tile just placed, before its feature is marked complete).
-        originals = self.seg_feature
-        new_features = originals.copy()
-        for g, feature in enumerate(originals):
-            if new_features[g] is feature and not feature.complete:
-                clone = feature.clone()
-                for segment in feature.segments:
-                    new_features[segment] = clone
-        other.seg_feature = new_features
-        other.seg_pos = self.seg_pos.copy()
-        other.board = self.board.copy()
-        other.frontier = self.frontier.copy()
-        other.figures = self.figures.copy()
-        other.scores = self.scores.copy()
-        other.supply = [s.copy() for s in self.supply]
-        other.events = self.events.copy()
-        other.stack = self.stack.copy()
-        other.history = self.history.copy()
-        other.draws = self.draws.copy()
-        other.discarded = self.discarded.copy()
-        other._inactive = self._inactive.copy()
-        other._open_cloisters = self._open_cloisters.copy()
-        other._legal = None
-        exts = self.expansions
-        copies = other.expansions = [e.copy() for e in exts]
-        queue = self._queue
-        if queue:
-            # Queued decisions must be resolved by the copy's expansions, not the original's.
-            owners = {id(e): c for e, c in zip(exts, copies, strict=True)}
-            queue = [
-                replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in queue
-            ]
-        else:
-            queue = []
-        other._queue = queue
+        copy_state(self, other)
         other._bind_hooks()
-        other._scoring_marks = self._scoring_marks  # asked of the expansions once, at set-up
-        other._squares = self._squares
         return other
 
     @contextmanager
