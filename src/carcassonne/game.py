@@ -103,6 +103,14 @@ def _unseeded(options: GameOptions) -> GameOptions:
     return unseeded
 
 
+def _hooked(exts: list[Expansion], positions: tuple[int, ...]) -> tuple[Expansion, ...]:
+    """The expansions at ``positions`` (those that override a hook): mostly none, the empty
+    tuple, which is one shared object where an empty list is an allocation per game and copy."""
+    if not positions:
+        return ()
+    return tuple([exts[i] for i in positions])
+
+
 class Game(LookAhead):
     """A game of Carcassonne with the options' expansions.
 
@@ -201,19 +209,19 @@ class Game(LookAhead):
     # ------------------------------------------------------------------------------------ setup
 
     def _bind_hooks(self) -> None:
-        """List, per hook of LISTED_HOOKS, the expansions that override it (the hot path asks
+        """Keep, per hook of LISTED_HOOKS, the expansions that override it (the hot path asks
         only those): at set-up, and for a copy, whose expansions are copies of the original's."""
         exts = self.expansions
         plan = hook_plan(exts)
-        self._restrictors = [exts[i] for i in plan[0]]
-        self._after_place = [exts[i] for i in plan[1]]
-        self._figure_exts = [exts[i] for i in plan[2]]
-        self._after_scoring = [exts[i] for i in plan[3]]
-        self._end_of_turn = [exts[i] for i in plan[4]]
-        self._before_final = [exts[i] for i in plan[5]]
-        self._figure_checks = [exts[i] for i in plan[6]]
-        self._value_hooks = [exts[i] for i in plan[7]]
-        self._points_hooks = [exts[i] for i in plan[8]]
+        self._restrictors = _hooked(exts, plan[0])
+        self._after_place = _hooked(exts, plan[1])
+        self._figure_exts = _hooked(exts, plan[2])
+        self._after_scoring = _hooked(exts, plan[3])
+        self._end_of_turn = _hooked(exts, plan[4])
+        self._before_final = _hooked(exts, plan[5])
+        self._figure_checks = _hooked(exts, plan[6])
+        self._value_hooks = _hooked(exts, plan[7])
+        self._points_hooks = _hooked(exts, plan[8])
 
     def expansion(self, kind: type[ExpansionT]) -> ExpansionT | None:
         """The active expansion of class ``kind`` (``game.expansion(MapChips)``), or None."""

@@ -167,15 +167,15 @@ class GameState:
     #: the playable squares (None: the unbounded table)
     _squares: frozenset[int] | None
     # the expansions that override each hook, so that the hot path asks only those
-    _restrictors: list[Expansion]
-    _after_place: list[Expansion]
-    _figure_exts: list[Expansion]
-    _after_scoring: list[Expansion]
-    _end_of_turn: list[Expansion]
-    _before_final: list[Expansion]
-    _figure_checks: list[Expansion]
-    _value_hooks: list[Expansion]
-    _points_hooks: list[Expansion]
+    _restrictors: tuple[Expansion, ...]
+    _after_place: tuple[Expansion, ...]
+    _figure_exts: tuple[Expansion, ...]
+    _after_scoring: tuple[Expansion, ...]
+    _end_of_turn: tuple[Expansion, ...]
+    _before_final: tuple[Expansion, ...]
+    _figure_checks: tuple[Expansion, ...]
+    _value_hooks: tuple[Expansion, ...]
+    _points_hooks: tuple[Expansion, ...]
     #: figure type -> weight in majorities; None when every type weighs 1 (the fast case)
     figure_strength: dict[str, int] | None
     #: figure types that may join an occupied feature (Expansion.joining_figures)
