@@ -183,3 +183,14 @@ def test_each_world_carries_its_own_games_options_without_seed_or_stack() -> Non
             assert world.options == replace(game.options, seed=None, stack=None)
             assert world.options.seed is None and world.options.stack is None
             assert world.determinized(1, random.Random(round_)).options == world.options
+
+
+def test_a_worlds_generator_is_seeded_with_the_next_64_bits_of_the_callers() -> None:
+    # The world's generator is made only when read (a search never reads it), from the 64 bits
+    # determinized() drew from the caller's generator: the same generator it always got.
+    game = midgame(10)
+    world = game.determinized(0, random.Random(7))
+    expected = random.Random(random.Random(7).getrandbits(64))
+    assert world.rng is world.rng is not game.rng
+    assert world.rng.getstate() == expected.getstate()
+    assert world.copy().rng.getstate() == expected.getstate()

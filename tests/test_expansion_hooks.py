@@ -343,3 +343,35 @@ def test_a_bad_mark_names_the_tile_and_the_mark(
 def test_features_without_marks_allocate_none() -> None:
     game = Game(players=2, seed=1)
     assert all(f.marks is None for f in game.features())
+
+
+HOOK_LISTS = (
+    "_restrictors",
+    "_after_place",
+    "_figure_exts",
+    "_after_scoring",
+    "_end_of_turn",
+    "_before_final",
+    "_figure_checks",
+    "_value_hooks",
+    "_points_hooks",
+)
+
+
+def test_a_game_without_expansions_keeps_no_hook_list_of_its_own() -> None:
+    # Every hook's list is the one empty tuple, in the game and in its copies: nothing is
+    # allocated for hooks nobody overrides, at set-up or per copy.
+    game = Game(players=2, seed=1)
+    for holder in (game, game.copy()):
+        assert all(getattr(holder, name) == () for name in HOOK_LISTS)
+
+
+def test_a_copys_hooks_are_its_own_expansions() -> None:
+    game = Game(players=2, seed=1, inns_cathedrals=True, map="france", map_chips=True)
+    other = game.copy()
+    for name in HOOK_LISTS:
+        theirs, ours = getattr(game, name), getattr(other, name)
+        assert [type(e) for e in ours] == [type(e) for e in theirs]
+        mine = {id(e) for e in other.expansions}
+        assert all(id(e) in mine for e in ours)  # (by identity: a copy equals its original)
+    assert other._after_place  # Map-Chips' hook: the check above compared something

@@ -224,6 +224,36 @@ def test_a_copy_plays_identically_and_leaves_the_original_alone(
     assert snapshot(game) == snapshot(other)
 
 
+def feature_state(game: Game, g: int) -> tuple[object, ...]:
+    f = game.seg_feature[g]
+    marks = None if f.marks is None else dict(f.marks)
+    lists = list(f.segments), list(f.figures), list(f.cities)
+    return (f.kind, set(f.squares), f.open, f.coat_of_arms, f.complete, marks, *lists)
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS, cut=st.floats(0, 1))
+def test_a_copy_shares_the_complete_features_and_neither_game_changes_them(
+    options: GameOptions, play_seed: int, cut: float
+) -> None:
+    rng = random.Random(play_seed)
+    game = Game(options)
+    length = len(play(Game(options), random.Random(play_seed)).history)
+    for _ in range(int(cut * length)):
+        game.apply(rng.choice(game.legal_actions()))
+    other = game.copy()
+    complete = [g for g, f in enumerate(game.seg_feature) if f.complete]
+    assert all(other.seg_feature[g] is game.seg_feature[g] for g in complete)
+    assert all(
+        other.seg_feature[g] is not f for g, f in enumerate(game.seg_feature) if not f.complete
+    )
+    before = [feature_state(game, g) for g in complete]
+    play(game, random.Random(play_seed + 1))
+    play(other, rng)
+    assert [feature_state(game, g) for g in complete] == before
+    assert [feature_state(other, g) for g in complete] == before
+
+
 def test_a_copy_has_every_attribute_of_the_game() -> None:
     # Game.copy() names each attribute (a compiled Game has no __dict__ to copy wholesale): a
     # new attribute it forgets would be missing from the copy, here in every phase of a game.

@@ -11,8 +11,9 @@ actions, and a record of those replays it exactly.
 The game's other jobs are the classes it builds on, one module each (see ``state.py`` for why a
 line of classes): ``state.py`` declares every attribute, ``scoring.py`` values and pays features,
 ``placement.py`` puts tiles and figures on the board (the incremental features and the placement
-search), ``lookahead.py`` takes a look-ahead placement back; ``views.py`` says what a seat may
-know and ``options.py`` checks the options.  All of it is on the hot path of simulation.
+search), ``lookahead.py`` takes a look-ahead placement back; ``copying.py`` fills a copy,
+``views.py`` says what a seat may know and ``options.py`` checks the options.  All of it is on
+the hot path of simulation.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Final, cast
 
@@ -28,6 +29,7 @@ from .actions import IllegalAction as IllegalAction  # re-exported: the game's r
 from .actions import Pass, PlaceFigure, PlaceTile
 from .board import Geometry, encode
 from .chance import shuffle
+from .copying import copy_state
 from .events import GameEvent, ScoreEvent
 from .expansions import build_expansions
 from .expansions.actions import Action
@@ -88,17 +90,24 @@ _LAST_UNSEEDED: Final[list[tuple[GameOptions, GameOptions]]] = []
 
 
 def _unseeded(options: GameOptions) -> GameOptions:
-    """``options`` without seed or stack (either would reveal the deal).  ``replace`` of a
-    frozen dataclass is interpreted and sets every field anew: ~55 K instructions, a sixth of a
-    compiled determinized(), when done for every world."""
+    """``options`` without seed or stack (either would reveal the deal), made once for all the
+    worlds a search deals from one game."""
     if options.seed is None and options.stack is None:
         return options
     last = _LAST_UNSEEDED
     if last and last[0][0] is options:
         return last[0][1]
-    unseeded = replace(options, seed=None, stack=None)
+    unseeded = options.with_(seed=None, stack=None)
     last[:] = [(options, unseeded)]
     return unseeded
+
+
+def _hooked(exts: list[Expansion], positions: tuple[int, ...]) -> tuple[Expansion, ...]:
+    """The expansions at ``positions`` (those that override a hook): mostly none, the empty
+    tuple, which is one shared object where an empty list is an allocation per game and copy."""
+    if not positions:
+        return ()
+    return tuple([exts[i] for i in positions])
 
 
 class Game(LookAhead):
@@ -129,11 +138,13 @@ class Game(LookAhead):
         if options is None:
             options = GameOptions(**kwargs)
         elif kwargs:
-            options = replace(options, **kwargs)
+            options = options.with_(**kwargs)
         check_options(options)
-        if options.seed is None:
+        seed = options.seed
+        if seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
-            options = replace(options, seed=random.SystemRandom().randrange(1 << 32))
+            seed = random.SystemRandom().randrange(1 << 32)
+            options = options.with_(seed=seed)
         # Every attribute is declared, typed and explained in state.py.
         self.options = options
         self.players = options.players
@@ -190,25 +201,26 @@ class Game(LookAhead):
         self._bind_hooks()
         self._scoring_marks = tuple(mark for e in self.expansions for mark in e.scoring_marks())
         self._squares = self.geometry.squares
-        self.rng = random.Random(options.seed)
+        self._rng_seed = seed
+        self._rng = random.Random(seed)
         self._setup()
 
     # ------------------------------------------------------------------------------------ setup
 
     def _bind_hooks(self) -> None:
-        """List, per hook of LISTED_HOOKS, the expansions that override it (the hot path asks
+        """Keep, per hook of LISTED_HOOKS, the expansions that override it (the hot path asks
         only those): at set-up, and for a copy, whose expansions are copies of the original's."""
         exts = self.expansions
         plan = hook_plan(exts)
-        self._restrictors = [exts[i] for i in plan[0]]
-        self._after_place = [exts[i] for i in plan[1]]
-        self._figure_exts = [exts[i] for i in plan[2]]
-        self._after_scoring = [exts[i] for i in plan[3]]
-        self._end_of_turn = [exts[i] for i in plan[4]]
-        self._before_final = [exts[i] for i in plan[5]]
-        self._figure_checks = [exts[i] for i in plan[6]]
-        self._value_hooks = [exts[i] for i in plan[7]]
-        self._points_hooks = [exts[i] for i in plan[8]]
+        self._restrictors = _hooked(exts, plan[0])
+        self._after_place = _hooked(exts, plan[1])
+        self._figure_exts = _hooked(exts, plan[2])
+        self._after_scoring = _hooked(exts, plan[3])
+        self._end_of_turn = _hooked(exts, plan[4])
+        self._before_final = _hooked(exts, plan[5])
+        self._figure_checks = _hooked(exts, plan[6])
+        self._value_hooks = _hooked(exts, plan[7])
+        self._points_hooks = _hooked(exts, plan[8])
 
     def expansion(self, kind: type[ExpansionT]) -> ExpansionT | None:
         """The active expansion of class ``kind`` (``game.expansion(MapChips)``), or None."""
@@ -318,6 +330,15 @@ class Game(LookAhead):
         self.current_tile = None
         self._stage = _FINAL
         self._continue()
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's generator: the set-up's shuffle and draws (D7's start squares, the River,
+        Map-Chips) come from it; a sampled world's is seeded anew."""
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._rng_seed)
+        return rng
 
     @property
     def is_last_tile(self) -> bool:
@@ -525,67 +546,11 @@ class Game(LookAhead):
     # ------------------------------------------------------------------------------ copying
 
     def copy(self) -> Game:
-        """An independent copy for search (shares only immutable tile data)."""
+        """An independent copy for search (shares only what never changes: the tile data, the
+        options, the complete features)."""
         other = Game(_BLANK)
-        other.options = self.options
-        other.players = self.players
-        other.figure_kinds = self.figure_kinds
-        other.figure_strength = self.figure_strength
-        other.joining_figures = self.joining_figures
-        other.small_city_scores_2 = self.small_city_scores_2
-        other._extra_turn = self._extra_turn
-        other.turn = self.turn
-        other.active = self.active
-        other.to_move = self.to_move
-        other.phase = self.phase
-        other.current_tile = self.current_tile
-        other.last_placed = self.last_placed
-        other.map = self.map
-        other.geometry = self.geometry
-        other.used_start_squares = self.used_start_squares
-        other.start_tile = self.start_tile
-        other.rng = self.rng
-        other._placements = self._placements
-        other._stage = self._stage
-        # Each feature is cloned at its first segment and all its segments pointed to the clone
-        # at once, so later segments of it are recognised by being already replaced.
-        originals = self.seg_feature
-        new_features = originals.copy()
-        for g, feature in enumerate(originals):
-            if new_features[g] is feature:
-                clone = feature.clone()
-                for segment in feature.segments:
-                    new_features[segment] = clone
-        other.seg_feature = new_features
-        other.seg_pos = self.seg_pos.copy()
-        other.board = self.board.copy()
-        other.frontier = self.frontier.copy()
-        other.figures = self.figures.copy()
-        other.scores = self.scores.copy()
-        other.supply = [s.copy() for s in self.supply]
-        other.events = self.events.copy()
-        other.stack = self.stack.copy()
-        other.history = self.history.copy()
-        other.draws = self.draws.copy()
-        other.discarded = self.discarded.copy()
-        other._inactive = self._inactive.copy()
-        other._open_cloisters = self._open_cloisters.copy()
-        other._legal = None
-        exts = self.expansions
-        copies = other.expansions = [e.copy() for e in exts]
-        queue = self._queue
-        if queue:
-            # Queued decisions must be resolved by the copy's expansions, not the original's.
-            owners = {id(e): c for e, c in zip(exts, copies, strict=True)}
-            queue = [
-                replace(d, owner=owners[id(d.owner)]) if d.owner is not None else d for d in queue
-            ]
-        else:
-            queue = []
-        other._queue = queue
+        copy_state(self, other)
         other._bind_hooks()
-        other._scoring_marks = self._scoring_marks  # asked of the expansions once, at set-up
-        other._squares = self._squares
         return other
 
     @contextmanager
@@ -636,7 +601,8 @@ class Game(LookAhead):
         if not 0 <= seat < self.players:
             raise ValueError(f"seat must be between 0 and {self.players - 1}, not {seat}")
         other = self.copy()
-        other.rng = random.Random(rng.getrandbits(64))
+        other._rng = None  # made from this seed if read: the search never draws from it
+        other._rng_seed = rng.getrandbits(64)
         other.stack = stack = sorted(other.stack, key=_TILE_ID)
         shuffle(stack, rng)
         for ext in other.expansions:

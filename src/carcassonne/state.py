@@ -83,7 +83,8 @@ class GameState:
         "used_start_squares",
         "start_tile",
         "expansions",
-        "rng",
+        "_rng",
+        "_rng_seed",
         "_inactive",
         "_open_cloisters",
         "_placements",
@@ -145,7 +146,11 @@ class GameState:
     used_start_squares: tuple[str, ...]
     start_tile: TileType | None
     expansions: list[Expansion]
-    rng: random.Random
+    #: the game's generator (``Game.rng``), made from ``_rng_seed`` when first read if None:
+    #: only the set-up draws from it, and a sampled world (``Game.determinized``) gets a fresh
+    #: one, whose seeding (~37 K instructions) was a sixth of a compiled determinized()
+    _rng: random.Random | None
+    _rng_seed: int
     #: printed tiles not yet reached by a played tile
     _inactive: set[int]
     #: square -> (how many of the 8 squares around it hold a tile, -1 until first counted;
@@ -162,15 +167,15 @@ class GameState:
     #: the playable squares (None: the unbounded table)
     _squares: frozenset[int] | None
     # the expansions that override each hook, so that the hot path asks only those
-    _restrictors: list[Expansion]
-    _after_place: list[Expansion]
-    _figure_exts: list[Expansion]
-    _after_scoring: list[Expansion]
-    _end_of_turn: list[Expansion]
-    _before_final: list[Expansion]
-    _figure_checks: list[Expansion]
-    _value_hooks: list[Expansion]
-    _points_hooks: list[Expansion]
+    _restrictors: tuple[Expansion, ...]
+    _after_place: tuple[Expansion, ...]
+    _figure_exts: tuple[Expansion, ...]
+    _after_scoring: tuple[Expansion, ...]
+    _end_of_turn: tuple[Expansion, ...]
+    _before_final: tuple[Expansion, ...]
+    _figure_checks: tuple[Expansion, ...]
+    _value_hooks: tuple[Expansion, ...]
+    _points_hooks: tuple[Expansion, ...]
     #: figure type -> weight in majorities; None when every type weighs 1 (the fast case)
     figure_strength: dict[str, int] | None
     #: figure types that may join an occupied feature (Expansion.joining_figures)

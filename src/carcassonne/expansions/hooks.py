@@ -1,8 +1,9 @@
 """Which expansions override which hook, so that the game's hot path asks only those.
 
-``Game._bind_hooks`` keeps, per hook of :data:`LISTED_HOOKS`, a list of the expansions that
-override it (an empty list, the common case, costs one test per turn).  Which ones do depends on
-the expansions' classes only, so the answer is worked out once per tuple of classes.
+``Game._bind_hooks`` keeps, per hook of :data:`LISTED_HOOKS`, a tuple of the expansions that
+override it (the empty tuple, the common case, costs one test per turn and allocates nothing).
+Which ones do depends on the expansions' classes only, so the answer is worked out once per
+tuple of classes.
 """
 
 from __future__ import annotations
