@@ -97,26 +97,43 @@ def eligible_squares(game_map: GameMap, used_starts: frozenset[int]) -> list[int
 
 
 def _independent_sets(squares: list[int], sizes: set[int]) -> dict[int, list[tuple[int, ...]]]:
-    """All sets of pairwise non-adjacent ``squares`` whose size is in ``sizes``, by size."""
+    """All sets of pairwise non-adjacent ``squares`` whose size is in ``sizes``, by size, each in
+    the order of ``squares`` and listed in depth-first order (a set before its extensions)."""
     found: dict[int, list[tuple[int, ...]]] = {size: [] for size in sizes}
-    top = max(sizes, default=0)
-
-    def extend(start: int, chosen: list[int]) -> None:
-        if len(chosen) in found:
-            found[len(chosen)].append(tuple(chosen))
-        if len(chosen) == top:
-            return
-        for i in range(start, len(squares)):
-            pos = squares[i]
-            # squares are sorted, so only earlier chosen squares to the west or north can touch
-            if pos - 1 in chosen or pos - STRIDE in chosen:
-                continue
-            chosen.append(pos)
-            extend(i + 1, chosen)
-            chosen.pop()
-
-    extend(0, [])
+    # squares are sorted, so only an earlier square to the west or north can touch one: per
+    # square, the bits of those earlier ones (a set of chosen squares is then a bit mask)
+    touching = [0] * len(squares)
+    for i in range(len(squares)):
+        pos = squares[i]
+        for j in range(i):
+            if squares[j] == pos - 1 or squares[j] == pos - STRIDE:
+                touching[i] |= 1 << j
+    _extend_sets(squares, touching, found, max(sizes, default=0), 0, 0, [])
     return found
+
+
+def _extend_sets(
+    squares: list[int],
+    touching: list[int],
+    found: dict[int, list[tuple[int, ...]]],
+    top: int,
+    start: int,
+    mask: int,
+    chosen: list[int],
+) -> None:
+    """Record ``chosen`` (the squares of ``mask``), then every independent set that extends it
+    with squares from index ``start`` on, up to ``top`` squares."""
+    size = len(chosen)
+    if size in found:
+        found[size].append(tuple(chosen))
+    if size == top:
+        return
+    for i in range(start, len(squares)):
+        if mask & touching[i]:
+            continue
+        chosen.append(squares[i])
+        _extend_sets(squares, touching, found, top, i + 1, mask | 1 << i, chosen)
+        chosen.pop()
 
 
 class ChipLayout:
