@@ -272,6 +272,11 @@ def export_allowed(game: Game, placed: PlacedTile) -> bool:
 
 def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
     """The ways to make one wine of ``colour`` from ``chips``: exactly 2 points, never 1+2."""
+    return [wine for wine, can in zip(WINES, _can_make(chips, colour), strict=True) if can]
+
+
+def _can_make(chips: list[Chip], colour: str) -> tuple[bool, bool]:
+    """Whether ``chips`` make each wine of :data:`WINES` in ``colour``: a pair of 1s, a 2."""
     ones = twos = 0
     for chip_colour, value in chips:  # (unpacked: a compiled build reads a field generically)
         if chip_colour == colour:
@@ -279,7 +284,28 @@ def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
                 ones += 1
             elif value == 2:
                 twos += 1
-    return [wine for wine in WINES if (ones >= 2 if wine == (1, 1) else twos >= 1)]
+    return ones >= 2, twos >= 1
+
+
+#: outlet -> colour -> the sale of each wine of :data:`WINES`, built once: building a NamedTuple
+#: runs its interpreted ``__new__`` in either build
+_SALES: Final = {
+    outlet: {colour: tuple(SellWine(outlet, colour, wine) for wine in WINES) for colour in GRAPES}
+    for outlet in (EXPORT, TOWN)
+}
+#: the grape colours in the order sales list them
+_SORTED_GRAPES: Final = tuple(sorted(GRAPES))
+
+
+def _offer_sales(options: list[SellWine], outlet: str, colour: str, chips: list[Chip]) -> None:
+    """Add to ``options`` the wines of ``colour`` that ``chips`` make, sold at ``outlet``."""
+    pair, two = _can_make(chips, colour)
+    if pair or two:
+        sales = _SALES[outlet][colour]
+        if pair:
+            options.append(sales[0])
+        if two:
+            options.append(sales[1])
 
 
 class MapChips(Expansion):
@@ -344,12 +370,12 @@ class MapChips(Expansion):
             return []
         options: list[SellWine] = []
         if export_allowed(game, placed):
-            for colour in sorted({colour for colour, _ in chips}):
-                options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
+            for colour in _SORTED_GRAPES:  # (every chip is of one of them)
+                _offer_sales(options, EXPORT, colour, chips)
         game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
         town = game_map.town_at(placed.pos)
         if town is not None and town.grape is not None:
-            options.extend(SellWine(TOWN, town.grape, wine) for wine in wines(chips, town.grape))
+            _offer_sales(options, TOWN, town.grape, chips)
         return options
 
     def end_of_turn(self, game: Game) -> None:
