@@ -110,6 +110,10 @@ class Bets(Expansion):
         # is settled against (-1 while its owner has not chosen), and how many await a choice
         self._final: dict[tuple[int, int], int] = {}
         self._final_open = 0
+        # the fields of a settle action -> that action, built once: building a NamedTuple runs
+        # its interpreted ``__new__`` in either build.  A pure function of the fields, so copies
+        # share it.
+        self._settle_actions: dict[tuple[int, int, str, str], SettleAgainst] = {}
 
     def setup(self, game: Game) -> None:
         self.supply = [list(CHIPS) for _ in range(game.players)]
@@ -121,6 +125,7 @@ class Bets(Expansion):
         other._pending = self._pending.copy()
         other._final = self._final.copy()
         other._final_open = self._final_open
+        other._settle_actions = self._settle_actions
         return other
 
     def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
@@ -204,14 +209,17 @@ class Bets(Expansion):
         x, y = decode(pos)
         return x, y, KIND_NAMES[segment.kind], segment.location
 
-    @staticmethod
-    def _settle_action(game: Game, gid: int) -> SettleAgainst:
-        return SettleAgainst(*Bets._settle_target(game, gid))
+    def _settle_action(self, game: Game, gid: int) -> SettleAgainst:
+        target = self._settle_target(game, gid)
+        action = self._settle_actions.get(target)
+        if action is None:
+            action = self._settle_actions[target] = SettleAgainst(*target)
+        return action
 
     # ------------------------------------------------------------------- step 3: settle bets
 
     def after_scoring(self, game: Game, completed: list[Feature]) -> None:
-        if not self.offices:
+        if not self.offices or not completed:
             return
         done = [f for f in completed if f.kind == CITY or f.kind == ROAD]
         if not done:
@@ -338,8 +346,9 @@ class Bets(Expansion):
             if isinstance(action, Pass):
                 game.log("bet-pass", decision.seat, square=square)
                 return
-            self.supply[decision.seat].remove(action.chip)
-            self.offices.setdefault(decision.data, []).append((decision.seat, action.chip))
+            (chip,) = action  # (unpacked: a compiled build reads a field generically)
+            self.supply[decision.seat].remove(chip)
+            self.offices.setdefault(decision.data, []).append((decision.seat, chip))
             game.log("bet", decision.seat, square=square)
             return
         gid = self._chosen(game, decision, action)
