@@ -170,25 +170,30 @@ class ChipLayout:
             sets = _independent_sets(members, allowed)
             self.sets.append({c: s for c, s in sets.items() if s})
         self.count = count
+        # per block, (count, its sets) in increasing count
+        by_block = [sorted(by_count.items()) for by_count in self.sets]
         # ways[b][t]: weighted number of count vectors for blocks b… holding t chips
         ways = [[0] * (count + 1) for _ in range(len(self.sets) + 1)]
         ways[len(self.sets)][0] = 1
         for b in range(len(self.sets) - 1, -1, -1):
+            here, after = ways[b], ways[b + 1]
             for t in range(count + 1):
-                ways[b][t] = sum(
-                    len(sets) * ways[b + 1][t - c] for c, sets in self.sets[b].items() if c <= t
-                )
+                total = 0
+                for c, listed in by_block[b]:
+                    if c <= t:
+                        total += len(listed) * after[t - c]
+                here[t] = total
         self.ways = ways
         self._choices: list[list[list[tuple[int, int, int, list[tuple[int, ...]]]]]] = [
             [
                 [
                     (c, len(sets) * ways[b + 1][t - c], ways[b + 1][t - c], sets)
-                    for c, sets in sorted(by_count.items())
+                    for c, sets in by_block[b]
                     if c <= t and ways[b + 1][t - c]
                 ]
                 for t in range(count + 1)
             ]
-            for b, by_count in enumerate(self.sets)
+            for b in range(len(by_block))
         ]
 
     @property
