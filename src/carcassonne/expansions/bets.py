@@ -110,10 +110,6 @@ class Bets(Expansion):
         # is settled against (-1 while its owner has not chosen), and how many await a choice
         self._final: dict[tuple[int, int], int] = {}
         self._final_open = 0
-        # the fields of a settle action -> that action, built once: building a NamedTuple runs
-        # its interpreted ``__new__`` in either build.  A pure function of the fields, so copies
-        # share it.
-        self._settle_actions: dict[tuple[int, int, str, str], SettleAgainst] = {}
 
     def setup(self, game: Game) -> None:
         self.supply = [list(CHIPS) for _ in range(game.players)]
@@ -125,7 +121,6 @@ class Bets(Expansion):
         other._pending = self._pending.copy()
         other._final = self._final.copy()
         other._final_open = self._final_open
-        other._settle_actions = self._settle_actions
         return other
 
     def redeal_hidden(self, game: Game, seat: int, rng: random.Random) -> None:
@@ -209,12 +204,11 @@ class Bets(Expansion):
         x, y = decode(pos)
         return x, y, KIND_NAMES[segment.kind], segment.location
 
-    def _settle_action(self, game: Game, gid: int) -> SettleAgainst:
-        target = self._settle_target(game, gid)
-        action = self._settle_actions.get(target)
-        if action is None:
-            action = self._settle_actions[target] = SettleAgainst(*target)
-        return action
+    @staticmethod
+    def _settle_action(game: Game, gid: int) -> SettleAgainst:
+        # (tuple.__new__ builds the NamedTuple in C, as its _make does: calling the class runs
+        # its interpreted __new__, in either build)
+        return tuple.__new__(SettleAgainst, Bets._settle_target(game, gid))
 
     # ------------------------------------------------------------------- step 3: settle bets
 
