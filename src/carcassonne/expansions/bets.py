@@ -206,12 +206,14 @@ class Bets(Expansion):
 
     @staticmethod
     def _settle_action(game: Game, gid: int) -> SettleAgainst:
-        return SettleAgainst(*Bets._settle_target(game, gid))
+        # (tuple.__new__ builds the NamedTuple in C, as its _make does: calling the class runs
+        # its interpreted __new__, in either build)
+        return tuple.__new__(SettleAgainst, Bets._settle_target(game, gid))
 
     # ------------------------------------------------------------------- step 3: settle bets
 
     def after_scoring(self, game: Game, completed: list[Feature]) -> None:
-        if not self.offices:
+        if not self.offices or not completed:
             return
         done = [f for f in completed if f.kind == CITY or f.kind == ROAD]
         if not done:
@@ -338,8 +340,9 @@ class Bets(Expansion):
             if isinstance(action, Pass):
                 game.log("bet-pass", decision.seat, square=square)
                 return
-            self.supply[decision.seat].remove(action.chip)
-            self.offices.setdefault(decision.data, []).append((decision.seat, action.chip))
+            (chip,) = action  # (unpacked: a compiled build reads a field generically)
+            self.supply[decision.seat].remove(chip)
+            self.offices.setdefault(decision.data, []).append((decision.seat, chip))
             game.log("bet", decision.seat, square=square)
             return
         gid = self._chosen(game, decision, action)

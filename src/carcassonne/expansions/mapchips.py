@@ -97,26 +97,43 @@ def eligible_squares(game_map: GameMap, used_starts: frozenset[int]) -> list[int
 
 
 def _independent_sets(squares: list[int], sizes: set[int]) -> dict[int, list[tuple[int, ...]]]:
-    """All sets of pairwise non-adjacent ``squares`` whose size is in ``sizes``, by size."""
+    """All sets of pairwise non-adjacent ``squares`` whose size is in ``sizes``, by size, each in
+    the order of ``squares`` and listed in depth-first order (a set before its extensions)."""
     found: dict[int, list[tuple[int, ...]]] = {size: [] for size in sizes}
-    top = max(sizes, default=0)
-
-    def extend(start: int, chosen: list[int]) -> None:
-        if len(chosen) in found:
-            found[len(chosen)].append(tuple(chosen))
-        if len(chosen) == top:
-            return
-        for i in range(start, len(squares)):
-            pos = squares[i]
-            # squares are sorted, so only earlier chosen squares to the west or north can touch
-            if pos - 1 in chosen or pos - STRIDE in chosen:
-                continue
-            chosen.append(pos)
-            extend(i + 1, chosen)
-            chosen.pop()
-
-    extend(0, [])
+    # squares are sorted, so only an earlier square to the west or north can touch one: per
+    # square, the bits of those earlier ones (a set of chosen squares is then a bit mask)
+    touching = [0] * len(squares)
+    for i in range(len(squares)):
+        pos = squares[i]
+        for j in range(i):
+            if squares[j] == pos - 1 or squares[j] == pos - STRIDE:
+                touching[i] |= 1 << j
+    _extend_sets(squares, touching, found, max(sizes, default=0), 0, 0, [])
     return found
+
+
+def _extend_sets(
+    squares: list[int],
+    touching: list[int],
+    found: dict[int, list[tuple[int, ...]]],
+    top: int,
+    start: int,
+    mask: int,
+    chosen: list[int],
+) -> None:
+    """Record ``chosen`` (the squares of ``mask``), then every independent set that extends it
+    with squares from index ``start`` on, up to ``top`` squares."""
+    size = len(chosen)
+    if size in found:
+        found[size].append(tuple(chosen))
+    if size == top:
+        return
+    for i in range(start, len(squares)):
+        if mask & touching[i]:
+            continue
+        chosen.append(squares[i])
+        _extend_sets(squares, touching, found, top, i + 1, mask | 1 << i, chosen)
+        chosen.pop()
 
 
 class ChipLayout:
@@ -153,25 +170,30 @@ class ChipLayout:
             sets = _independent_sets(members, allowed)
             self.sets.append({c: s for c, s in sets.items() if s})
         self.count = count
+        # per block, (count, its sets) in increasing count
+        by_block = [sorted(by_count.items()) for by_count in self.sets]
         # ways[b][t]: weighted number of count vectors for blocks b… holding t chips
         ways = [[0] * (count + 1) for _ in range(len(self.sets) + 1)]
         ways[len(self.sets)][0] = 1
         for b in range(len(self.sets) - 1, -1, -1):
+            here, after = ways[b], ways[b + 1]
             for t in range(count + 1):
-                ways[b][t] = sum(
-                    len(sets) * ways[b + 1][t - c] for c, sets in self.sets[b].items() if c <= t
-                )
+                total = 0
+                for c, listed in by_block[b]:
+                    if c <= t:
+                        total += len(listed) * after[t - c]
+                here[t] = total
         self.ways = ways
         self._choices: list[list[list[tuple[int, int, int, list[tuple[int, ...]]]]]] = [
             [
                 [
                     (c, len(sets) * ways[b + 1][t - c], ways[b + 1][t - c], sets)
-                    for c, sets in sorted(by_count.items())
+                    for c, sets in by_block[b]
                     if c <= t and ways[b + 1][t - c]
                 ]
                 for t in range(count + 1)
             ]
-            for b, by_count in enumerate(self.sets)
+            for b in range(len(by_block))
         ]
 
     @property
@@ -255,6 +277,11 @@ def export_allowed(game: Game, placed: PlacedTile) -> bool:
 
 def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
     """The ways to make one wine of ``colour`` from ``chips``: exactly 2 points, never 1+2."""
+    return [wine for wine, can in zip(WINES, _can_make(chips, colour), strict=True) if can]
+
+
+def _can_make(chips: list[Chip], colour: str) -> tuple[bool, bool]:
+    """Whether ``chips`` make each wine of :data:`WINES` in ``colour``: a pair of 1s, a 2."""
     ones = twos = 0
     for chip_colour, value in chips:  # (unpacked: a compiled build reads a field generically)
         if chip_colour == colour:
@@ -262,7 +289,28 @@ def wines(chips: list[Chip], colour: str) -> list[tuple[int, ...]]:
                 ones += 1
             elif value == 2:
                 twos += 1
-    return [wine for wine in WINES if (ones >= 2 if wine == (1, 1) else twos >= 1)]
+    return ones >= 2, twos >= 1
+
+
+#: outlet -> colour -> the sale of each wine of :data:`WINES`, built once: building a NamedTuple
+#: runs its interpreted ``__new__`` in either build
+_SALES: Final = {
+    outlet: {colour: tuple(SellWine(outlet, colour, wine) for wine in WINES) for colour in GRAPES}
+    for outlet in (EXPORT, TOWN)
+}
+#: the grape colours in the order sales list them
+_SORTED_GRAPES: Final = tuple(sorted(GRAPES))
+
+
+def _offer_sales(options: list[SellWine], outlet: str, colour: str, chips: list[Chip]) -> None:
+    """Add to ``options`` the wines of ``colour`` that ``chips`` make, sold at ``outlet``."""
+    pair, two = _can_make(chips, colour)
+    if pair or two:
+        sales = _SALES[outlet][colour]
+        if pair:
+            options.append(sales[0])
+        if two:
+            options.append(sales[1])
 
 
 class MapChips(Expansion):
@@ -327,12 +375,12 @@ class MapChips(Expansion):
             return []
         options: list[SellWine] = []
         if export_allowed(game, placed):
-            for colour in sorted({colour for colour, _ in chips}):
-                options.extend(SellWine(EXPORT, colour, wine) for wine in wines(chips, colour))
+            for colour in _SORTED_GRAPES:  # (every chip is of one of them)
+                _offer_sales(options, EXPORT, colour, chips)
         game_map: GameMap = game.map  # (typed: a compiled build then calls it natively)
         town = game_map.town_at(placed.pos)
         if town is not None and town.grape is not None:
-            options.extend(SellWine(TOWN, town.grape, wine) for wine in wines(chips, town.grape))
+            _offer_sales(options, TOWN, town.grape, chips)
         return options
 
     def end_of_turn(self, game: Game) -> None:
