@@ -36,7 +36,7 @@ offices).  Adjustments run only in games with the named expansion (``Expansion.n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..board import RING
@@ -107,9 +107,23 @@ def is_done(game: Game, feature: Feature) -> bool:
     return game.ring_count(pos) == 8
 
 
-#: a feature's expected points, the seats it pays, whether it is done, and for a field the
-#: cities it borders (what its estimate depends on)
-Estimate = tuple[float, list[int], bool, tuple[Feature, ...]]
+class Estimate:
+    """A feature's expected points, the seats it pays, whether it is done, and for a field the
+    cities it borders (what its estimate depends on).  A class rather than a tuple: the
+    compiled build would unbox and box a tuple of a float each time one is read from
+    :data:`Estimates`."""
+
+    __slots__ = ("points", "seats", "done", "cities")
+
+    def __init__(
+        self, points: float, seats: list[int], done: bool, cities: tuple[Feature, ...]
+    ) -> None:
+        self.points = points
+        self.seats = seats
+        self.done = done
+        self.cities = cities
+
+
 Estimates = dict[Feature, Estimate]
 
 _AROUND = frozenset(RING)
@@ -137,7 +151,9 @@ def _estimate_is_stale(
         (pos,) = feature.squares
         return pos - placed.pos in _AROUND
     seg_feature = game.seg_feature
-    return any(city in changed or seg_feature[city.segments[0]] is not city for city in estimate[3])
+    return any(
+        city in changed or seg_feature[city.segments[0]] is not city for city in estimate.cities
+    )
 
 
 class Evaluator:
@@ -324,10 +340,10 @@ class Evaluator:
         # walking the figures would meet it.
         if known is None:
             changed: set[Feature] = set()
-            met = [seg_feature[segment] for segment in game.figures]
+            met: Iterable[Feature] = [seg_feature[segment] for segment in game.figures]
         else:
             changed = _changed_by_placement(game)
-            met = list(known)
+            met = known
         seen: set[Feature] = set()  # features hash by identity
         for old in met:
             feature = seg_feature[old.segments[0]]
@@ -347,10 +363,10 @@ class Evaluator:
                 seen.add(feature)
             if estimate is None:
                 estimate = self._estimate(game, feature)
-            points, seats, done, _ = estimate
-            for seat in seats:
+            points = estimate.points
+            for seat in estimate.seats:
                 values[seat] += points
-            if done:
+            if estimate.done:
                 for seat, figure, _ in feature.figures:
                     free[seat][figure] = free[seat].get(figure, 0) + 1
         for seat, supply in enumerate(free):
@@ -372,8 +388,12 @@ class Evaluator:
         if feature.kind == FIELD:  # (its cities read once, for the estimate and its key;
             # done as is_done says of a field)
             cities = tuple(game.bordering_cities(feature))
-            return self._field_potential(cities), game.majority(feature), feature.complete, cities
-        return self.potential(game, feature), game.majority(feature), is_done(game, feature), ()
+            return Estimate(
+                self._field_potential(cities), game.majority(feature), feature.complete, cities
+            )
+        return Estimate(
+            self.potential(game, feature), game.majority(feature), is_done(game, feature), ()
+        )
 
     def figure_gain(self, game: Game, figure: str, in_hand: int, feature: Feature) -> float:
         """How much a seat's value changes by standing a ``figure`` on unoccupied ``feature``.
