@@ -19,8 +19,7 @@ the hot path of simulation.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Final, cast
@@ -35,7 +34,7 @@ from .expansions import build_expansions
 from .expansions.actions import Action
 from .expansions.base import Decision, Expansion, ExpansionT
 from .expansions.hooks import hook_plan, overrides
-from .lookahead import LookAhead
+from .lookahead import LookAhead, PlacedForLookAhead
 from .maps import GameMap, load_map
 from .options import (
     DEFAULT_MEEPLES,
@@ -553,9 +552,8 @@ class Game(LookAhead):
         other._bind_hooks()
         return other
 
-    @contextmanager
-    def placed_for_lookahead(self, action: Any) -> Iterator[Game]:
-        """Place the drawn tile as ``action`` says, and take it back when the block ends::
+    def placed_for_lookahead(self, action: Any) -> PlacedForLookAhead[Game]:
+        """Place the drawn tile as ``action`` says, to be taken back when the ``with`` block ends::
 
             with game.placed_for_lookahead(action):
                 ...  # game is in phase 'figure' with the tile placed: read it, copy it
@@ -580,10 +578,7 @@ class Game(LookAhead):
             )
         saved = self._save_around(action)
         self._apply_tile(action)
-        try:
-            yield self
-        finally:
-            self._take_back(saved)
+        return PlacedForLookAhead(self, saved)
 
     def determinized(self, seat: int, rng: random.Random) -> Game:
         """A copy in which everything ``seat`` cannot know is dealt again at random, consistently

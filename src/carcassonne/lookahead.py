@@ -9,7 +9,8 @@ instead of copying the whole game for each.
 
 from __future__ import annotations
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Generic, TypeVar
 
 from .actions import PlaceTile
 from .board import DELTAS, OPPOSITE, encode
@@ -77,6 +78,32 @@ class TakeBack:
         self.events = events
 
 
+_GameT = TypeVar("_GameT", bound="LookAhead")
+
+
+class PlacedForLookAhead(Generic[_GameT]):
+    """The block of :meth:`Game.placed_for_lookahead`: the tile is placed when it is made, taken
+    back when the ``with`` block ends.  A native class rather than a ``contextlib`` generator, so
+    that entering and leaving cost two direct calls (the greedy bot makes one per placement)."""
+
+    __slots__ = ("game", "saved")
+
+    def __init__(self, game: _GameT, saved: TakeBack) -> None:
+        self.game = game
+        self.saved = saved
+
+    def __enter__(self) -> _GameT:
+        return self.game
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.game._take_back(self.saved)
+
+
 class LookAhead(Placement):
     """Placing a tile for a look-ahead and taking it back."""
 
@@ -97,25 +124,24 @@ class LookAhead(Placement):
                 continue
             od = OPPOSITE[d]
             other = neighbour.orientation
-            for index in (
-                other.edge_segment[od],
-                other.half_segment[2 * od],
-                other.half_segment[2 * od + 1],
-            ):
+            # the neighbour's segments on the shared side: its edge, then its two field halves
+            for k in range(3):
+                index = other.edge_segment[od] if k == 0 else other.half_segment[2 * od + k - 1]
                 if index < 0:
                     continue
                 f = seg_feature[neighbour.base + index]
                 if all(f is not saved[0] for saved in features):
+                    marks = f.marks
                     features.append(
                         (
                             f,
                             len(f.segments),
-                            f.squares.copy(),
+                            set(f.squares),
                             f.open,
                             f.coat_of_arms,
                             len(f.figures),
                             len(f.cities),
-                            f.marks.copy() if f.marks is not None else None,
+                            None if marks is None else dict(marks),
                         )
                     )
         hooked = self._after_place
@@ -138,6 +164,8 @@ class LookAhead(Placement):
             raise RuntimeError("the game moved on during a look-ahead placement")
         seg_feature = self.seg_feature
         features = saved.features
+        # Merging only appends to a feature's lists: cut back those that grew (a cut of an
+        # unchanged list still costs a slice object and a generic call when compiled).
         for f, segments, squares, open_edges, coat_of_arms, figures, cities, marks in features:
             current = f.marks
             if current is None or marks is None:
@@ -145,13 +173,17 @@ class LookAhead(Placement):
             else:  # merging added to this very dict: put its counts back in place
                 current.clear()
                 current.update(marks)
-            del f.segments[segments:]
+            if len(f.segments) > segments:
+                del f.segments[segments:]
             f.squares = squares
             f.open = open_edges
             f.coat_of_arms = coat_of_arms
-            f.figures = f.figures[:figures]
-            del f.cities[cities:]
-        for f, *_ in features:
+            if len(f.figures) > figures:
+                f.figures = f.figures[:figures]
+            if len(f.cities) > cities:
+                del f.cities[cities:]
+        for entry in features:
+            f = entry[0]
             # A feature merged into another lost its segments to it: point them back.
             if seg_feature[f.segments[0]] is not f:
                 for g in f.segments:
@@ -161,12 +193,14 @@ class LookAhead(Placement):
         del self.seg_pos[base:]
         pos = saved.pos
         del self.board[pos]
-        self._open_cloisters.pop(pos, None)
+        open_cloisters = self._open_cloisters
+        if pos in open_cloisters:  # (dict.pop with a default is a generic call when compiled)
+            del open_cloisters[pos]
         self.frontier = saved.frontier
         inactive = saved.inactive
         if inactive is not None:
             self._inactive = inactive
-        del self.history[saved.history :]
+        self.history.pop()  # the placement: exactly one action was applied (checked above)
         self.turn -= 1
         self.last_placed = saved.last_placed
         self.phase = "tile"
@@ -177,4 +211,6 @@ class LookAhead(Placement):
             for ext, copy in expansions:
                 ext.restore(copy)
             self.scores[:] = scores
-        del self.events[saved.events :]
+        events = self.events
+        if len(events) > saved.events:
+            del events[saved.events :]

@@ -36,7 +36,7 @@ offices).  Adjustments run only in games with the named expansion (``Expansion.n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..board import RING
@@ -107,9 +107,23 @@ def is_done(game: Game, feature: Feature) -> bool:
     return game.ring_count(pos) == 8
 
 
-#: a feature's expected points, the seats it pays, whether it is done, and for a field the
-#: cities it borders (what its estimate depends on)
-Estimate = tuple[float, list[int], bool, tuple[Feature, ...]]
+class Estimate:
+    """A feature's expected points, the seats it pays, whether it is done, and for a field the
+    cities it borders (what its estimate depends on).  A class rather than a tuple: the
+    compiled build would unbox and box a tuple of a float each time one is read from
+    :data:`Estimates`."""
+
+    __slots__ = ("points", "seats", "done", "cities")
+
+    def __init__(
+        self, points: float, seats: list[int], done: bool, cities: tuple[Feature, ...]
+    ) -> None:
+        self.points = points
+        self.seats = seats
+        self.done = done
+        self.cities = cities
+
+
 Estimates = dict[Feature, Estimate]
 
 _AROUND = frozenset(RING)
@@ -137,7 +151,9 @@ def _estimate_is_stale(
         (pos,) = feature.squares
         return pos - placed.pos in _AROUND
     seg_feature = game.seg_feature
-    return any(city in changed or seg_feature[city.segments[0]] is not city for city in estimate[3])
+    return any(
+        city in changed or seg_feature[city.segments[0]] is not city for city in estimate.cities
+    )
 
 
 class Evaluator:
@@ -179,7 +195,7 @@ class Evaluator:
         self._completions: dict[int, float] = {}
         self._lines: dict[tuple[int, int, int, int], float] = {}
         self._cloisters: dict[int, float] = {}
-        self._hands: dict[tuple[str, int], float] = {}
+        self._hands: dict[str, list[float]] = {}  # figure -> value by count
 
     def horizon(self, turns_needed: float) -> float:
         """How much of an estimate's future part survives, 0 (no time) … 1 (plenty)."""
@@ -210,11 +226,7 @@ class Evaluator:
         """Expected points ``feature`` pays its majority (realised value if it is done)."""
         kind = feature.kind
         if kind == FIELD:
-            completion = self._completion
-            total = 0.0
-            for city in game.bordering_cities(feature):
-                total += completion(city.open)
-            return 3.0 * total
+            return self._field_potential(game.bordering_cities(feature))
         if kind in (CITY, ROAD):
             if feature.marks is not None:
                 return self._marked_potential(game, feature)
@@ -229,6 +241,14 @@ class Evaluator:
         if points is None:
             points = self._cloisters[neighbours] = self._cloister_potential(neighbours)
         return points
+
+    def _field_potential(self, cities: Sequence[Feature]) -> float:
+        """A field's expected points from the cities it borders: 3 per city likely completed."""
+        completion = self._completion
+        total = 0.0
+        for city in cities:
+            total += completion(city.open)
+        return 3.0 * total
 
     def _line_potential(self, kind: int, tiles: int, open_edges: int, coat_of_arms: int) -> float:
         """A road or city's expected points (coat_of_arms is 0 on roads)."""
@@ -267,11 +287,14 @@ class Evaluator:
 
     def hand_value(self, figure: str, count: int) -> float:
         """What ``count`` figures of one type in hand are worth as future opportunities."""
-        key = (figure, count)
-        value = self._hands.get(key)
-        if value is None:
-            value = self._hands[key] = self._hand_value(figure, count)
-        return value
+        if count <= 0:
+            return 0.0
+        values = self._hands.get(figure)
+        if values is None:
+            values = self._hands[figure] = [0.0]
+        while len(values) <= count:
+            values.append(self._hand_value(figure, len(values)))
+        return values[count]
 
     def _hand_value(self, figure: str, count: int) -> float:
         if count <= 0 or self.tiles_left == 0:
@@ -310,30 +333,40 @@ class Evaluator:
                 values[seat] += delta
         if game.is_over:
             return values, free
-        seen: set[Feature] = set()  # features hash by identity
         seg_feature = game.seg_feature
-        changed = set() if known is None else _changed_by_placement(game)
-        for segment in game.figures:
-            feature = seg_feature[segment]
-            if feature in seen:
-                continue
-            seen.add(feature)
+        # The features with figures, each once, in the order of their first figure: with
+        # ``known``, its features (in that order) as the tile found them; the tile may have
+        # merged some of them, and a merged one is met first where its earliest part was, as
+        # walking the figures would meet it.
+        if known is None:
+            changed: set[Feature] = set()
+            met: Iterable[Feature] = [seg_feature[segment] for segment in game.figures]
+        else:
+            changed = _changed_by_placement(game)
+            met = known
+        seen: set[Feature] = set()  # features hash by identity
+        for old in met:
+            feature = seg_feature[old.segments[0]]
             estimate = None
-            if known is not None and feature not in changed:
-                estimate = known.get(feature)
+            if known is not None and feature is old and feature not in changed:
+                # untouched by the tile: met once, its estimate stands unless it is stale
+                estimate = known[feature]
                 if (
-                    estimate is not None
-                    and feature.kind != CITY
+                    feature.kind != CITY
                     and feature.kind != ROAD
                     and _estimate_is_stale(game, feature, estimate, changed)
                 ):
                     estimate = None
+            elif feature in seen:
+                continue
+            else:
+                seen.add(feature)
             if estimate is None:
                 estimate = self._estimate(game, feature)
-            points, seats, done, _ = estimate
-            for seat in seats:
+            points = estimate.points
+            for seat in estimate.seats:
                 values[seat] += points
-            if done:
+            if estimate.done:
                 for seat, figure, _ in feature.figures:
                     free[seat][figure] = free[seat].get(figure, 0) + 1
         for seat, supply in enumerate(free):
@@ -352,8 +385,15 @@ class Evaluator:
         return known
 
     def _estimate(self, game: Game, feature: Feature) -> Estimate:
-        cities = tuple(game.bordering_cities(feature)) if feature.kind == FIELD else ()
-        return self.potential(game, feature), game.majority(feature), is_done(game, feature), cities
+        if feature.kind == FIELD:  # (its cities read once, for the estimate and its key;
+            # done as is_done says of a field)
+            cities = tuple(game.bordering_cities(feature))
+            return Estimate(
+                self._field_potential(cities), game.majority(feature), feature.complete, cities
+            )
+        return Estimate(
+            self.potential(game, feature), game.majority(feature), is_done(game, feature), ()
+        )
 
     def figure_gain(self, game: Game, figure: str, in_hand: int, feature: Feature) -> float:
         """How much a seat's value changes by standing a ``figure`` on unoccupied ``feature``.
@@ -373,5 +413,10 @@ class Evaluator:
 
 def relative(values: Sequence[float], seat: int) -> float:
     """``seat``'s value minus the best other seat's: what every bot decision maximises."""
-    best_other = max(v for s, v in enumerate(values) if s != seat)
+    # (a loop rather than max() over a generator: this runs for every option a bot weighs;
+    # the first of equal values is kept, as max() does)
+    best_other = values[1 if seat == 0 else 0]
+    for s in range(len(values)):
+        if s != seat and values[s] > best_other:
+            best_other = values[s]
     return values[seat] - best_other

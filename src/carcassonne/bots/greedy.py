@@ -149,7 +149,11 @@ class GreedyBot:
         for action in actions:
             with game.placed_for_lookahead(action):
                 options = self._score_figure_actions(game, evaluator, known)
-            scored.append((max(score for score, _ in options), action))
+            best = options[0][0]
+            for score, _ in options:  # (a loop: max() over a generator costs more, compiled)
+                if score > best:
+                    best = score
+            scored.append((best, action))
         return scored
 
     def _score_figure_actions(
