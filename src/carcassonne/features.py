@@ -69,7 +69,7 @@ class Feature:
 
     def figure_counts(self) -> dict[int, int]:
         counts: dict[int, int] = {}
-        for seat, _, _ in self.figures:
+        for seat, _figure, _segment in self.figures:  # (``_`` would be boxed, see placement)
             counts[seat] = counts.get(seat, 0) + 1
         return counts
 
@@ -91,7 +91,7 @@ class Feature:
             counts = self.figure_counts()
         else:
             counts = {}
-            for seat, figure, _ in figures:
+            for seat, figure, _segment in figures:
                 counts[seat] = counts.get(seat, 0) + strength.get(figure, 1)
         if not counts:
             return []

@@ -195,7 +195,7 @@ class Placement(Scoring):
         count = len(segments)
         # A segment gets a feature of its own only if it joins none of its neighbours' (the
         # last loop below): one that joins one is adopted into it (_join)
-        for _ in range(count):
+        for _i in range(count):  # (named: ``_`` is an object when compiled, boxed each time)
             seg_feature.append(_UNJOINED)
             seg_pos.append(square)
         if orientation.cloisters:
@@ -223,7 +223,7 @@ class Placement(Scoring):
                 continue
             # (the neighbour's side read as one tuple of its sides: indexing its edges by a
             # variable boxes the 4-tuple anew when compiled)
-            _, _, their_edge, theirs, their_left, their_right = neighbour.orientation.sides[od]
+            _od, _d, their_edge, theirs, their_left, their_right = neighbour.orientation.sides[od]
             if their_edge == BORDER:
                 if mine >= 0:
                     self._own_feature(base + mine, segments[mine], base, square).open -= 1
