@@ -25,12 +25,6 @@ class Abbot(Expansion):
     name = "abbot"
     figure_types = {ABBOT: frozenset({MONASTERY, GARDEN})}
 
-    def __init__(self) -> None:
-        # square -> the recall of an abbot standing there, built once: building a NamedTuple
-        # runs its interpreted ``__new__`` in either build, and the recall is offered every turn
-        # the abbot stands.  A pure function of the square, so copies share it (``copy``).
-        self._recalls: dict[int, RecallAbbot] = {}
-
     def setup(self, game: Game) -> None:
         for supply in game.supply:
             supply[ABBOT] = 1
@@ -47,12 +41,9 @@ class Abbot(Expansion):
         segment = self._abbot_segment(game, game.active)
         if segment is None:
             return []
-        pos = game.seg_pos[segment]
-        recall = self._recalls.get(pos)
-        if recall is None:
-            x, y = decode(pos)
-            recall = self._recalls[pos] = RecallAbbot(x, y)
-        return [recall]
+        # (tuple.__new__ builds the NamedTuple in C, as its _make does: calling the class runs
+        # its interpreted __new__, in either build; offered every turn the abbot stands)
+        return [tuple.__new__(RecallAbbot, decode(game.seg_pos[segment]))]
 
     def apply_figure_action(self, game: Game, action: Any) -> bool:
         if not isinstance(action, RecallAbbot):
