@@ -41,7 +41,8 @@ class Abbot(Expansion):
         segment = self._abbot_segment(game, game.active)
         if segment is None:
             return []
-        # tuple.__new__: the NamedTuple's own __new__ is interpreted code in either build
+        # (tuple.__new__ builds the NamedTuple in C, as its _make does: calling the class runs
+        # its interpreted __new__, in either build; offered every turn the abbot stands)
         return [tuple.__new__(RecallAbbot, decode(game.seg_pos[segment]))]
 
     def apply_figure_action(self, game: Game, action: Any) -> bool:
