@@ -268,7 +268,11 @@ class TilesToCome:
         share = self._fits.get(key)
         if share is None:
             types = self.types
-            fitting = sum(n for i, n in self.counts.items() if rotations_fitting(types[i], key))
+            fitting = 0
+            # (a loop over the dict's items: a generator costs more when compiled)
+            for index, copies in self.counts.items():
+                if rotations_fitting(types[index], key):
+                    fitting += copies
             share = self._fits[key] = fitting / self.total if self.total else 0.0
         return share
 
