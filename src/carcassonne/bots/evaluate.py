@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..board import RING
 from ..expansions.base import Expansion
@@ -74,7 +75,7 @@ DEFAULT_WEIGHTS = Weights()
 
 Adjustment = Callable[[Game, Game, int], Sequence[float]]
 
-_ADJUSTMENTS: dict[type[Expansion], Adjustment] = {}
+_ADJUSTMENTS: Final[dict[type[Expansion], Adjustment]] = {}
 
 
 def register_adjustment(expansion: type[Expansion], fn: Adjustment) -> None:
@@ -86,7 +87,7 @@ def register_adjustment(expansion: type[Expansion], fn: Adjustment) -> None:
 #: weighs nothing in majorities: a builder, a pig) adds by standing on ``feature``
 JoiningGain = Callable[["Evaluator", Game, str, Feature], float]
 
-_JOINING_GAINS: dict[str, JoiningGain] = {}
+_JOINING_GAINS: Final[dict[str, JoiningGain]] = {}
 
 
 def register_joining_gain(figure: str, fn: JoiningGain) -> None:
@@ -126,7 +127,7 @@ class Estimate:
 
 Estimates = dict[Feature, Estimate]
 
-_AROUND = frozenset(RING)
+_AROUND: Final = frozenset(RING)
 
 
 def _changed_by_placement(game: Game) -> set[Feature]:
@@ -154,6 +155,13 @@ def _estimate_is_stale(
     return any(
         city in changed or seg_feature[city.segments[0]] is not city for city in estimate.cities
     )
+
+
+def _changes_a_city(changed: set[Feature]) -> bool:
+    """Whether the tile just placed changed a city (``changed``: the features on it).  If not,
+    no field's estimate is stale: a city changes only by a tile's segments joining it, which
+    makes it one of ``changed``."""
+    return any(feature.kind == CITY for feature in changed)
 
 
 class Evaluator:
@@ -344,6 +352,7 @@ class Evaluator:
         else:
             changed = _changed_by_placement(game)
             met = known
+        fields_may_change = known is not None and _changes_a_city(changed)
         seen: set[Feature] = set()  # features hash by identity
         for old in met:
             feature = seg_feature[old.segments[0]]
@@ -351,9 +360,11 @@ class Evaluator:
             if known is not None and feature is old and feature not in changed:
                 # untouched by the tile: met once, its estimate stands unless it is stale
                 estimate = known[feature]
+                kind = feature.kind
                 if (
-                    feature.kind != CITY
-                    and feature.kind != ROAD
+                    kind != CITY
+                    and kind != ROAD
+                    and (kind != FIELD or fields_may_change)
                     and _estimate_is_stale(game, feature, estimate, changed)
                 ):
                     estimate = None
@@ -411,7 +422,7 @@ class Evaluator:
         return points + self.hand_value(figure, in_hand - 1) - self.hand_value(figure, in_hand)
 
 
-def relative(values: Sequence[float], seat: int) -> float:
+def relative(values: list[float], seat: int) -> float:
     """``seat``'s value minus the best other seat's: what every bot decision maximises."""
     # (a loop rather than max() over a generator: this runs for every option a bot weighs;
     # the first of equal values is kept, as max() does)

@@ -294,7 +294,7 @@ class ExpertBot:
         """``seat``'s value minus the best other seat's: final scores of a finished game, else the
         learned (or static) evaluation as ``seat`` sees it."""
         if game.is_over:
-            return float(relative(game.scores, seat))
+            return relative([float(score) for score in game.scores], seat)
         if self.learned is not None:
             return relative(self.learned.seat_values(game, seat), seat)
         evaluator = Evaluator(game, self.weights)

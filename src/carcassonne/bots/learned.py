@@ -32,7 +32,7 @@ import math
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..board import DELTAS
 from ..expansions.registry import evaluation_family
@@ -45,7 +45,7 @@ from .evaluate import DEFAULT_WEIGHTS, Evaluator, is_done
 from .mapchips_policy import wines_in_front
 
 #: tiles left at which the "share of the game left" is 1 (a base game starts with 71)
-FULL_GAME_TILES = 72.0
+FULL_GAME_TILES: Final = 72.0
 
 #: what describes a seat's position, in the order of the weights; each ``*_late`` twin is the same
 #: number times the share of the game left (so a weight can change as the game goes on)
@@ -70,11 +70,25 @@ BASE_FEATURES: tuple[str, ...] = (
     "wines",  # wines the seat's face-up map chips make, still to sell (Map-Chips)
 )
 FEATURES: tuple[str, ...] = BASE_FEATURES + tuple(f"{name}_late" for name in BASE_FEATURES)
-_COUNT = len(BASE_FEATURES)
-_ROAD_POINTS, _ROADS, _CITY_POINTS, _CITIES, _ONE_EDGE = 0, 1, 2, 3, 4
-_CITY_FIT, _CITY_DEAD, _ROAD_FIT, _ROAD_DEAD = 5, 6, 7, 8
-_MONASTERY_POINTS, _MONASTERIES, _FIELD_POINTS, _FIELDS = 9, 10, 11, 12
-_HAND, _MEEPLES, _ADJUSTMENT, _WINES = 13, 14, 15, 16
+_COUNT: Final = len(BASE_FEATURES)
+# indices in a row of BASE_FEATURES (Final: constants, not module lookups, when compiled)
+_ROAD_POINTS: Final = 0
+_ROADS: Final = 1
+_CITY_POINTS: Final = 2
+_CITIES: Final = 3
+_ONE_EDGE: Final = 4
+_CITY_FIT: Final = 5
+_CITY_DEAD: Final = 6
+_ROAD_FIT: Final = 7
+_ROAD_DEAD: Final = 8
+_MONASTERY_POINTS: Final = 9
+_MONASTERIES: Final = 10
+_FIELD_POINTS: Final = 11
+_FIELDS: Final = 12
+_HAND: Final = 13
+_MEEPLES: Final = 14
+_ADJUSTMENT: Final = 15
+_WINES: Final = 16
 
 #: the rule families with weights of their own (see :func:`family`)
 FAMILIES: tuple[str, ...] = ("base", "map", "inns-traders")
@@ -254,7 +268,11 @@ class TilesToCome:
         share = self._fits.get(key)
         if share is None:
             types = self.types
-            fitting = sum(n for i, n in self.counts.items() if rotations_fitting(types[i], key))
+            fitting = 0
+            # (a loop over the dict's items: a generator costs more when compiled)
+            for index, copies in self.counts.items():
+                if rotations_fitting(types[index], key):
+                    fitting += copies
             share = self._fits[key] = fitting / self.total if self.total else 0.0
         return share
 
