@@ -117,8 +117,9 @@ class TileType:
     # Orientations that differ from each other (a symmetric tile has fewer than four).
     distinct_orientations: list[Orientation] = field(default_factory=list)
     #: the game's record of a draw of this tile, (id, discarded), placed then discarded: made
-    #: once, not a tuple per turn (``Game.draws``)
-    drawn: tuple[tuple[str, bool], ...] = ()
+    #: once, not a tuple per turn (``Game.draws``); typed Any, as the compiled build would
+    #: unbox a tuple[str, bool] read from it into a C struct and box it anew at every append
+    drawn: tuple[Any, ...] = ()
 
     @property
     def has_office(self) -> bool:
