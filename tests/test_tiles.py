@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from carcassonne.game import Game
 from carcassonne.tiles import (
     CITY,
     EDGE_NAMES,
@@ -28,6 +29,7 @@ from carcassonne.tiles import (
     TileType,
     load_tile_file,
     parse_tile_set,
+    tile_by_id,
     tile_set,
 )
 
@@ -365,3 +367,16 @@ def test_a_tile_has_at_most_one_enclosed_field() -> None:
     tile = {**ENCLOSED_TILE, "fields": fields}
     with pytest.raises(TileDataError, match="tile test/X: field #3 is a second enclosed field"):
         parse_tile_set({**tile_file(), "tiles": [tile]})
+
+
+def test_a_games_draw_records_are_its_tiles_own() -> None:
+    # Game.draws holds each tile's (id, discarded) pair, made once with the tile, not a tuple
+    # per turn; a discarded draw (rare: a seed whose game discards one) is the second pair.
+    game = Game(players=2, seed=3)
+    while not game.is_over:
+        game.apply(game.legal_actions()[-1])
+    assert len(game.draws) == 71
+    for entry in game.draws:
+        tile = tile_by_id(entry[0])
+        assert entry is tile.drawn[entry[1]]
+        assert tile.drawn == ((tile.id, False), (tile.id, True))

@@ -317,13 +317,14 @@ class Game(LookAhead):
             tile = stack.pop()
             self.current_tile = tile
             placements = self._legal_placements(tile)
-            self.draws.append((tile.id, not placements))
             if placements:
+                self.draws.append(tile.drawn[0])
                 self._placements = placements
                 self.phase = "tile"
                 self.to_move = self.active
                 self._legal = None
                 return
+            self.draws.append(tile.drawn[1])
             self.discarded.append(tile)
             self.events.append(GameEvent(self.turn, "discard", None, {"tile": tile.id}))
         self.current_tile = None
@@ -397,6 +398,9 @@ class Game(LookAhead):
         assert tile is not None
         # An action taken from the list (a bot's, a simulation's) is found by identity: the
         # placement search checked it when the tile was drawn.  Anything else is checked here.
+        x: int  # (declared: unpacked from a NamedTuple, the three would stay boxed objects and
+        y: int  # rotation // 90 and the index by it generic operations, when compiled)
+        rotation: int
         for listed in self._placements:
             if listed is action:
                 x, y, rotation = listed

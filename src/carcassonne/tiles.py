@@ -116,6 +116,10 @@ class TileType:
     orientations: list[Orientation] = field(default_factory=list)
     # Orientations that differ from each other (a symmetric tile has fewer than four).
     distinct_orientations: list[Orientation] = field(default_factory=list)
+    #: the game's record of a draw of this tile, (id, discarded), placed then discarded: made
+    #: once, not a tuple per turn (``Game.draws``); typed Any, as the compiled build would
+    #: unbox a tuple[str, bool] read from it into a C struct and box it anew at every append
+    drawn: tuple[Any, ...] = ()
 
     @property
     def has_office(self) -> bool:
@@ -213,6 +217,7 @@ def _signature(o: Orientation) -> tuple[Any, ...]:
 
 def _finish(tile: TileType) -> None:
     tile.orientations = [_orient(tile, r) for r in ROTATIONS]
+    tile.drawn = ((tile.id, False), (tile.id, True))
     seen: set[tuple[Any, ...]] = set()
     for o in tile.orientations:
         sig = _signature(o)
