@@ -1,7 +1,8 @@
 """Train the expert's learned evaluation by self-play: writes ``data/evaluation.json``.
 
-Plays seeded greedy-against-greedy games (2 players) in three option sets (base; The Bets with
-the France map and its Map-Chips; Inns & Cathedrals with Traders & Builders), and at the start of
+Plays seeded self-play games (2 players: greedy against greedy, or ``--bot SPEC`` against itself)
+in three option sets (base; The Bets with the France map and its Map-Chips; Inns & Cathedrals with
+Traders & Builders), and at the start of
 every ``--every``-th tile turn records, for each seat, its :data:`learned.FEATURES` (as that seat
 sees the position) and the points it still made until the end.  Each option set trains the
 weights of its rule family (:data:`learned.FAMILIES`): the ridge least squares fit of the margin
@@ -13,6 +14,8 @@ the static evaluation.
 
     python benchmarks/train_evaluation.py        # the shipped file (seed 26, 1000 games a set)
     python benchmarks/train_evaluation.py --games 60 --jobs 2 --out /tmp/evaluation.json
+    python benchmarks/train_evaluation.py --bot expert:iterations=20,learned=0 --games 500 \
+        --jobs 2 --out /tmp/evaluation.json     # margins of expert games (benchmarks/README.md)
 
 The same command and seed write the same file (games, fit and rounding are deterministic).
 """
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from carcassonne.batch.runner import bot_seed, map_in_workers
-from carcassonne.bots import make_bot
+from carcassonne.bots import check_bot_spec, make_bot
 from carcassonne.bots.evaluate import Evaluator
 from carcassonne.bots.learned import (
     FAMILIES,
@@ -58,6 +61,7 @@ class Task:
     options: GameOptions
     every: int
     horizon: int
+    bot: str  # the spec of both seats
 
 
 #: one seat at one position: (features, points still to make after its certain points, the
@@ -68,13 +72,13 @@ Position = list[Sample]
 
 
 def play(task: Task) -> tuple[int, list[Position]]:
-    """One greedy self-play game's positions.  The target of a position is what each seat's
+    """One self-play game's positions.  The target of a position is what each seat's
     static value is ``horizon`` tile turns later (its final score if the game ends first, or
     with ``horizon`` 0), minus its certain points now."""
     options = task.options
     assert options.seed is not None
     game = Game(options)
-    bots = [make_bot("greedy", bot_seed(options.seed, seat)) for seat in range(game.players)]
+    bots = [make_bot(task.bot, bot_seed(options.seed, seat)) for seat in range(game.players)]
     statics: list[list[float]] = []  # each tile turn: each seat's static value, as it sees it
     sampled: list[tuple[int, list[tuple[list[float], float]]]] = []  # turn, (features, certain)
     while not game.is_over:
@@ -178,6 +182,9 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=26, help="first game's shuffle seed")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument(
+        "--bot", default="greedy", type=check_bot_spec, help="bot spec of both seats (greedy)"
+    )
     parser.add_argument("--out", type=Path, default=OUT, help=f"file to write (default {OUT})")
     args = parser.parse_args()
     tasks = [
@@ -186,6 +193,7 @@ def main() -> int:
             options.with_(seed=args.seed + k * args.games + i),
             args.every,
             args.horizon,
+            args.bot,
         )
         for k, options in enumerate(OPTION_SETS.values())
         for i in range(args.games)
@@ -231,7 +239,8 @@ def main() -> int:
         "trained": {
             "command": "python benchmarks/train_evaluation.py "
             + f"--games {args.games} --every {args.every} --horizon {args.horizon} "
-            + f"--seed {args.seed}",
+            + f"--seed {args.seed}"
+            + ("" if args.bot == "greedy" else f" --bot {args.bot}"),
             "option_sets": {label: family(options) for label, options in OPTION_SETS.items()},
             "games": len(tasks),
             "families": report,

@@ -301,3 +301,20 @@ def test_training_is_one_seeded_command_that_writes_the_same_valid_file(tmp_path
     weights = read_weights(tmp_path / "a.json", "a.json")
     assert weights == {name: tuple(w) for name, w in data["weights"].items()}
     assert len(set(weights.values())) == len(FAMILIES)  # each family fitted on its own games
+
+
+def test_training_on_another_bots_games_says_so_and_fits_those_games(tmp_path: Path) -> None:
+    script = Path(__file__).parent.parent / "benchmarks" / "train_evaluation.py"
+    fitted = {}
+    for bot in ("greedy", "random"):
+        out = tmp_path / f"{bot}.json"
+        subprocess.run(
+            [sys.executable, str(script), "--games", "2", "--seed", "5", "--bot", bot]
+            + ["--out", str(out)],
+            check=True,
+            capture_output=True,
+        )
+        fitted[bot] = json.loads(out.read_text())
+    assert fitted["random"]["trained"]["command"].endswith("--seed 5 --bot random")
+    assert fitted["greedy"]["trained"]["command"].endswith("--seed 5")
+    assert fitted["random"]["weights"] != fitted["greedy"]["weights"]
