@@ -15,7 +15,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import PASS, IllegalAction, PlaceFigure, PlaceTile
-from .board import DELTAS, OPPOSITE, decode, encode
+from .board import DELTAS, OPPOSITE, STRIDE, decode, encode
 from .expansions.actions import Action
 from .features import NO_CITIES, Feature
 from .scoring import Scoring
@@ -214,7 +214,12 @@ class Placement(Scoring):
                     open_square = frontier.get(q)
                     if open_square is not None:  # only this tile's side changed for q
                         frontier[q] = (open_square[0] | (edge << (3 * od)), open_square[1])
-                    elif inactive:  # q may also touch a printed tile: read every side
+                    elif inactive and (
+                        q - STRIDE in inactive
+                        or q + 1 in inactive
+                        or q + STRIDE in inactive
+                        or q - 1 in inactive
+                    ):  # q also touches a printed tile not reached yet: read every side
                         frontier[q] = self._open_square(q)
                     else:  # a new open square: this tile is its only neighbour
                         frontier[q] = (edge << (3 * od), _PLACE_ACTIONS.get(q) or _place_actions(q))
