@@ -205,16 +205,23 @@ def test_scores_never_decrease(options: GameOptions, play_seed: int) -> None:
     play(game, random.Random(play_seed), check)
 
 
-@EXAMPLES
-@given(options=game_options(), play_seed=PLAY_SEEDS, cut=st.floats(0, 1))
-def test_a_copy_plays_identically_and_leaves_the_original_alone(
-    options: GameOptions, play_seed: int, cut: float
-) -> None:
+def played_part_way(options: GameOptions, play_seed: int, cut: float) -> tuple[Game, random.Random]:
+    """A game played at random for the share ``cut`` of its length, and the generator that
+    played it (to go on with)."""
     rng = random.Random(play_seed)
     game = Game(options)
     length = len(play(Game(options), random.Random(play_seed)).history)
     for _ in range(int(cut * length)):
         game.apply(rng.choice(game.legal_actions()))
+    return game, rng
+
+
+@EXAMPLES
+@given(options=game_options(), play_seed=PLAY_SEEDS, cut=st.floats(0, 1))
+def test_a_copy_plays_identically_and_leaves_the_original_alone(
+    options: GameOptions, play_seed: int, cut: float
+) -> None:
+    game, rng = played_part_way(options, play_seed, cut)
     before = snapshot(game)
     other = game.copy()
     play(other, rng)
@@ -236,11 +243,7 @@ def feature_state(game: Game, g: int) -> tuple[object, ...]:
 def test_a_copy_shares_the_complete_features_and_neither_game_changes_them(
     options: GameOptions, play_seed: int, cut: float
 ) -> None:
-    rng = random.Random(play_seed)
-    game = Game(options)
-    length = len(play(Game(options), random.Random(play_seed)).history)
-    for _ in range(int(cut * length)):
-        game.apply(rng.choice(game.legal_actions()))
+    game, rng = played_part_way(options, play_seed, cut)
     other = game.copy()
     complete = [g for g, f in enumerate(game.seg_feature) if f.complete]
     assert all(other.seg_feature[g] is game.seg_feature[g] for g in complete)
