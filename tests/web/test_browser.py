@@ -45,7 +45,7 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
         allow_module_level=True,
     )
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, Route, expect, sync_playwright  # noqa: E402
 
 # The scripted game: the start tile D has its city to the north; base/E turned 180° closes it
 # (a 2-tile city, 4 points); bets/01 brings a betting office; the stack then runs out.
@@ -293,6 +293,31 @@ def test_game_continues_after_a_server_restart(server: Server, page: Page) -> No
     place_anywhere(page)
     expect(page.locator(".layer-tiles > g")).to_have_count(5, timeout=15_000)
     shot(page, "09-after-restart")
+
+
+def test_the_lobby_draws_its_form_once_it_knows_the_options(server: Server, page: Page) -> None:
+    """Drawn before /api/meta answered, the form was drawn again when it did, under the player's
+    fingers: a seed being typed then was lost and the game got a random one. Now the form waits
+    for the options (and, if they never come, appears with the base game's)."""
+    held: list[Route] = []
+    page.route("**/api/meta", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    expect(page.get_by_text("Loading…")).to_be_visible()
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the lobby never asked for /api/meta"
+    expect(page.locator("input[name=seed]")).to_have_count(0)
+    held[0].continue_()
+    expect(page.locator("input[name='inns_cathedrals']")).to_be_visible()
+    expect(page.locator("input[name=seed]")).to_have_count(1)
+    expect(page.get_by_text("Loading…")).to_have_count(0)
+
+    page.unroute("**/api/meta")
+    page.route("**/api/meta", lambda route: route.abort())
+    page.reload()
+    expect(page.locator("input[name=seed]")).to_be_visible()
+    expect(page.locator("input[name='inns_cathedrals']")).to_have_count(0)
 
 
 def test_inns_cathedrals_in_the_lobby_and_the_tile_gallery(server: Server, page: Page) -> None:

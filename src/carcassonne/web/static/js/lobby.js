@@ -83,6 +83,9 @@ export function mountLobby(container) {
     expansions: [],
     variants: [],
     seed: "",
+    // the form waits for /api/meta: drawn before it, it would be drawn again under the
+    // player's fingers and lose what they had typed
+    ready: false,
     hotseat: false,
     // on the open tables page (#/tables): only with an open seat
     listed: false,
@@ -102,8 +105,10 @@ export function mountLobby(container) {
     state.variants = meta.variants;
     for (const e of meta.expansions) state.options[e.option] = false;
     for (const v of meta.variants) state.options[v.checkbox] = false;
+  }).catch(() => {}).finally(() => {
+    state.ready = true;
     render();
-  }).catch(() => {});
+  });
 
   function seatRow(seat, i) {
     const choice = (value, label) => html("option", { value, selected: seat.kind === value }, label);
@@ -281,6 +286,7 @@ export function mountLobby(container) {
   }
 
   function createCard() {
+    if (!state.ready) return html("section", { class: "card" }, html("h2", {}, t("lobby.new_game")), html("p", { class: "muted" }, t("lobby.loading")));
     const humans = state.seats.filter((s) => s.kind === "human").length;
     return html("section", { class: "card" },
       html("h2", {}, t("lobby.new_game")),
