@@ -151,7 +151,7 @@ class Scoring(GameState):
             tiles=len(feature.squares),
             coats_of_arms=feature.coat_of_arms,
             figures=feature.figure_counts(),
-            square_codes=tuple(sorted(feature.squares)),
+            square_codes=feature.squares,
             detail=detail,
         )
         self.events.append(event)
@@ -179,7 +179,7 @@ class Scoring(GameState):
             reason="final",
             points=paid,
             figures=feature.figure_counts(),
-            square_codes=tuple(sorted(feature.squares)),
+            square_codes=feature.squares,
             detail=detail,
         )
         self.events.append(event)
