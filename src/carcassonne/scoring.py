@@ -240,11 +240,22 @@ class Scoring(GameState):
         return self.seg_feature[placed.base + placed.orientation.locations[location]]
 
     def _final_scoring(self) -> None:
-        features = self.features()
-        for feature in features:
+        # Only features with figures score: reached through the figures (a few dozen), not
+        # through every segment as features() does, and taken in the order it lists them: by
+        # their lowest segment (not always their first one: a merge keeps the larger's first)
+        seg_feature = self.seg_feature
+        by_first: dict[int, Feature] = {}
+        for segment in self.figures:
+            feature = seg_feature[segment]
+            if feature.figures[0][2] == segment:  # once per feature: at its first figure
+                by_first[min(feature.segments)] = feature
+        firsts = sorted(by_first)
+        for first in firsts:
+            feature = by_first[first]
             if feature.figures and not feature.complete and feature.kind != FIELD:
                 self.score_feature(feature, "final")
-        for feature in features:
+        for first in firsts:
+            feature = by_first[first]
             if feature.figures and feature.kind == FIELD:
                 self.score_field(feature)
 
