@@ -84,7 +84,9 @@ class Scoring(GameState):
             if feature.open == 0 and not feature.complete:
                 feature.complete = True
                 completed.append(feature)
-        open_cloisters = self._open_cloisters
+        # Its keys read as the dict's own objects (Any): compiled, an int key is unboxed as it
+        # is iterated and boxed anew for each lookup (a fresh object: positions are above 256)
+        open_cloisters: dict[Any, tuple[int, tuple[int, ...]]] = self._open_cloisters
         if open_cloisters:
             pos = placed.pos
             # The squares next to the tile placed (diagonals too) and its own lie from low to
@@ -92,10 +94,11 @@ class Scoring(GameState):
             low = pos - _REACH
             high = pos + _REACH
             full: list[int] | None = None  # the squares of the cloisters now surrounded
-            for q in open_cloisters:
+            for square in open_cloisters:
+                q: int = square
                 if q < low or q > high or (q - low) % STRIDE > 2:
                     continue
-                count, segments = open_cloisters[q]
+                count, segments = open_cloisters[square]
                 # The first count reads the board (the tile placed is on it); later ones add it
                 count = self.ring_count(q) if count < 0 else count + 1
                 if count == 8:
@@ -104,7 +107,7 @@ class Scoring(GameState):
                     else:
                         full.append(q)
                 else:
-                    open_cloisters[q] = (count, segments)  # a value replaced: iterating is safe
+                    open_cloisters[square] = (count, segments)  # a value replaced: safe here
             if full is not None:
                 if len(full) > 1:
                     # The order the ring's squares had when each was looked up: the tile's own
