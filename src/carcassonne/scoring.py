@@ -28,6 +28,9 @@ _REACH: Final = STRIDE + 1
 _RING: Final[tuple[int, ...]] = RING
 #: tiles.KIND_NAMES, typed so for the same reason
 _KIND_NAMES: Final[tuple[str, ...]] = KIND_NAMES
+#: what a turn that completes nothing (most turns) hands the ``after_scoring`` hooks, which only
+#: read it: shared, never grown, so that such a turn allocates no list
+_NONE_COMPLETED: Final[list[Feature]] = []
 
 
 class Scoring(GameState):
@@ -77,12 +80,14 @@ class Scoring(GameState):
         placed = self.last_placed
         assert placed is not None
         seg_feature = self.seg_feature
-        completed: list[Feature] = []
+        completed = _NONE_COMPLETED
         base = placed.base
         for i in placed.orientation.closable:
             feature = seg_feature[base + i]
             if feature.open == 0 and not feature.complete:
                 feature.complete = True
+                if not completed:
+                    completed = []  # the first: a list of its own
                 completed.append(feature)
         # Its keys read as the dict's own objects (Any): compiled, an int key is unboxed as it
         # is iterated and boxed anew for each lookup (a fresh object: positions are above 256)
@@ -121,6 +126,8 @@ class Scoring(GameState):
                     for g in open_cloisters.pop(q)[1]:
                         feature = seg_feature[g]
                         feature.complete = True
+                        if not completed:
+                            completed = []
                         completed.append(feature)
         for feature in completed:
             self.score_feature(feature, "completed")
@@ -133,12 +140,14 @@ class Scoring(GameState):
         paid = self._pay(feature, final, points)
         kind = feature.kind
         source = _KIND_NAMES[kind]
-        detail: dict[str, Any] = {"value": points}
+        detail: dict[str, Any]
         if kind in (CITY, ROAD):
             # What each tile (and coat of arms) paid, for the log to state: 2 or 1 for a city
             # (1 for a small one with the variant), 1 for a road, or an expansion's own rate
             units = len(feature.squares) + (feature.coat_of_arms if kind == CITY else 0)
-            detail["per_tile"] = points // units
+            detail = {"value": points, "per_tile": points // units}  # built whole: one C call
+        else:
+            detail = {"value": points}
         marks = feature.marks
         if marks is not None:
             detail["marks"] = dict(marks)
@@ -212,18 +221,21 @@ class Scoring(GameState):
         """The distinct cities ``feature`` (a field) borders, in the order it reached them."""
         seg_feature = self.seg_feature
         cities: list[Feature] = []
-        seen: set[Feature] = set()  # features hash by identity: no id() number made per segment
         for g in feature.cities:
             city = seg_feature[g]
-            if city not in seen:
-                seen.add(city)
+            # A field borders a few cities: a scan by identity costs less than a set (and
+            # ``in`` would compare each with ``==``, a generic call when compiled)
+            for known in cities:
+                if known is city:
+                    break
+            else:
                 cities.append(city)
         return cities
 
     def features(self) -> list[Feature]:
         """Every distinct feature on the board, in the order of their first segments."""
         features: list[Feature] = []
-        seen: set[Feature] = set()  # (as in bordering_cities)
+        seen: set[Feature] = set()  # features hash by identity: no id() number made per segment
         for feature in self.seg_feature:
             if feature not in seen:
                 seen.add(feature)
