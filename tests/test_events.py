@@ -18,7 +18,7 @@ def test_events_pickle_and_copy_back_equal() -> None:
         tiles=3,
         coats_of_arms=1,
         figures={0: 1, 1: 1},
-        square_codes=(5, 9),
+        square_codes=frozenset({5, 9}),
         detail={"value": 8, "per_tile": 2},
     )
     happening = GameEvent(3, "discard", None, {"tile": "base/A"})
@@ -26,7 +26,7 @@ def test_events_pickle_and_copy_back_equal() -> None:
         for back in (pickle.loads(pickle.dumps(event)), copy.deepcopy(event), copy.copy(event)):
             assert back == event
             assert type(back) is type(event)
-    assert pickle.loads(pickle.dumps(score)).square_codes == (5, 9)
+    assert pickle.loads(pickle.dumps(score)).square_codes == {5, 9}
     assert pickle.loads(pickle.dumps(happening)).detail == {"tile": "base/A"}
 
 

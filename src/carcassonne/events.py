@@ -7,10 +7,14 @@ aggregates, so they carry the full breakdown rather than just a number.
 from __future__ import annotations
 
 import copyreg
+from collections.abc import Set
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Final
 
 from .board import decode
+
+#: the squares of an event that pays for no feature (shared: a frozenset is never written)
+_NO_SQUARES: Final[frozenset[int]] = frozenset()
 
 
 @dataclass(slots=True, init=False)
@@ -32,9 +36,11 @@ class ScoreEvent:
     tiles: int
     coats_of_arms: int
     figures: dict[int, int]
-    #: the feature's squares as sorted board positions, decoded only when :attr:`squares` is read:
-    #: a game scores a few hundred features and bots and simulations never look at them
-    square_codes: tuple[int, ...]
+    #: the board positions of the feature's squares, in no order: the feature's own set, not a
+    #: copy (a feature never changes once it is scored: completed, it joins nothing, and final
+    #: scoring ends the game), decoded and sorted only when :attr:`squares` is read, as a game
+    #: scores a few hundred features and bots and simulations never look at them
+    square_codes: Set[int]
     detail: dict[str, Any]
 
     # Its own __init__ (init=False): the dataclass one is generated Python source, which the
@@ -48,7 +54,7 @@ class ScoreEvent:
         tiles: int = 0,
         coats_of_arms: int = 0,
         figures: dict[int, int] | None = None,
-        square_codes: tuple[int, ...] = (),
+        square_codes: Set[int] = _NO_SQUARES,
         detail: dict[str, Any] | None = None,
     ) -> None:
         self.turn = turn

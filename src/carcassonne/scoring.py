@@ -28,6 +28,9 @@ _REACH: Final = STRIDE + 1
 _RING: Final[tuple[int, ...]] = RING
 #: tiles.KIND_NAMES, typed so for the same reason
 _KIND_NAMES: Final[tuple[str, ...]] = KIND_NAMES
+#: what a turn that completes nothing (most turns) hands the ``after_scoring`` hooks, which only
+#: read it: shared, never grown, so that such a turn allocates no list
+_NONE_COMPLETED: Final[list[Feature]] = []
 
 
 class Scoring(GameState):
@@ -77,14 +80,18 @@ class Scoring(GameState):
         placed = self.last_placed
         assert placed is not None
         seg_feature = self.seg_feature
-        completed: list[Feature] = []
+        completed = _NONE_COMPLETED
         base = placed.base
         for i in placed.orientation.closable:
             feature = seg_feature[base + i]
             if feature.open == 0 and not feature.complete:
                 feature.complete = True
+                if not completed:
+                    completed = []  # the first: a list of its own
                 completed.append(feature)
-        open_cloisters = self._open_cloisters
+        # Its keys read as the dict's own objects (Any): compiled, an int key is unboxed as it
+        # is iterated and boxed anew for each lookup (a fresh object: positions are above 256)
+        open_cloisters: dict[Any, tuple[int, tuple[int, ...]]] = self._open_cloisters
         if open_cloisters:
             pos = placed.pos
             # The squares next to the tile placed (diagonals too) and its own lie from low to
@@ -92,10 +99,11 @@ class Scoring(GameState):
             low = pos - _REACH
             high = pos + _REACH
             full: list[int] | None = None  # the squares of the cloisters now surrounded
-            for q in open_cloisters:
+            for square in open_cloisters:
+                q: int = square
                 if q < low or q > high or (q - low) % STRIDE > 2:
                     continue
-                count, segments = open_cloisters[q]
+                count, segments = open_cloisters[square]
                 # The first count reads the board (the tile placed is on it); later ones add it
                 count = self.ring_count(q) if count < 0 else count + 1
                 if count == 8:
@@ -104,7 +112,7 @@ class Scoring(GameState):
                     else:
                         full.append(q)
                 else:
-                    open_cloisters[q] = (count, segments)  # a value replaced: iterating is safe
+                    open_cloisters[square] = (count, segments)  # a value replaced: safe here
             if full is not None:
                 if len(full) > 1:
                     # The order the ring's squares had when each was looked up: the tile's own
@@ -118,6 +126,8 @@ class Scoring(GameState):
                     for g in open_cloisters.pop(q)[1]:
                         feature = seg_feature[g]
                         feature.complete = True
+                        if not completed:
+                            completed = []
                         completed.append(feature)
         for feature in completed:
             self.score_feature(feature, "completed")
@@ -130,12 +140,14 @@ class Scoring(GameState):
         paid = self._pay(feature, final, points)
         kind = feature.kind
         source = _KIND_NAMES[kind]
-        detail: dict[str, Any] = {"value": points}
+        detail: dict[str, Any]
         if kind in (CITY, ROAD):
             # What each tile (and coat of arms) paid, for the log to state: 2 or 1 for a city
             # (1 for a small one with the variant), 1 for a road, or an expansion's own rate
             units = len(feature.squares) + (feature.coat_of_arms if kind == CITY else 0)
-            detail["per_tile"] = points // units
+            detail = {"value": points, "per_tile": points // units}  # built whole: one C call
+        else:
+            detail = {"value": points}
         marks = feature.marks
         if marks is not None:
             detail["marks"] = dict(marks)
@@ -151,7 +163,7 @@ class Scoring(GameState):
             tiles=len(feature.squares),
             coats_of_arms=feature.coat_of_arms,
             figures=feature.figure_counts(),
-            square_codes=tuple(sorted(feature.squares)),
+            square_codes=feature.squares,
             detail=detail,
         )
         self.events.append(event)
@@ -179,7 +191,7 @@ class Scoring(GameState):
             reason="final",
             points=paid,
             figures=feature.figure_counts(),
-            square_codes=tuple(sorted(feature.squares)),
+            square_codes=feature.squares,
             detail=detail,
         )
         self.events.append(event)
@@ -209,18 +221,21 @@ class Scoring(GameState):
         """The distinct cities ``feature`` (a field) borders, in the order it reached them."""
         seg_feature = self.seg_feature
         cities: list[Feature] = []
-        seen: set[Feature] = set()  # features hash by identity: no id() number made per segment
         for g in feature.cities:
             city = seg_feature[g]
-            if city not in seen:
-                seen.add(city)
+            # A field borders a few cities: a scan by identity costs less than a set (and
+            # ``in`` would compare each with ``==``, a generic call when compiled)
+            for known in cities:
+                if known is city:
+                    break
+            else:
                 cities.append(city)
         return cities
 
     def features(self) -> list[Feature]:
         """Every distinct feature on the board, in the order of their first segments."""
         features: list[Feature] = []
-        seen: set[Feature] = set()  # (as in bordering_cities)
+        seen: set[Feature] = set()  # features hash by identity: no id() number made per segment
         for feature in self.seg_feature:
             if feature not in seen:
                 seen.add(feature)
@@ -240,11 +255,22 @@ class Scoring(GameState):
         return self.seg_feature[placed.base + placed.orientation.locations[location]]
 
     def _final_scoring(self) -> None:
-        features = self.features()
-        for feature in features:
+        # Only features with figures score: reached through the figures (a few dozen), not
+        # through every segment as features() does, and taken in the order it lists them: by
+        # their lowest segment (not always their first one: a merge keeps the larger's first)
+        seg_feature = self.seg_feature
+        by_first: dict[int, Feature] = {}
+        for segment in self.figures:
+            feature = seg_feature[segment]
+            if feature.figures[0][2] == segment:  # once per feature: at its first figure
+                by_first[min(feature.segments)] = feature
+        firsts = sorted(by_first)
+        for first in firsts:
+            feature = by_first[first]
             if feature.figures and not feature.complete and feature.kind != FIELD:
                 self.score_feature(feature, "final")
-        for feature in features:
+        for first in firsts:
+            feature = by_first[first]
             if feature.figures and feature.kind == FIELD:
                 self.score_field(feature)
 
