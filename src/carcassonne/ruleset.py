@@ -92,9 +92,9 @@ def rules_for(
     probe = options.__dict__.copy()  # the fields (GameOptions.with_ copies them the same way)
     probe["seed"] = None
     probe["stack"] = None
-    last = _LAST
-    if last and type(options) is GameOptions and last[0][0] == probe:
-        ruleset = last[0][1]
+    last = _LAST[0] if _LAST else None  # (read once: another thread may replace it)
+    if last is not None and type(options) is GameOptions and last[0] == probe:
+        ruleset = last[1]
         expansions = instantiate(ruleset.classes, options) if ruleset.classes else []
     else:
         check_options(options)
@@ -102,7 +102,7 @@ def rules_for(
         expansions = instantiate(classes, options)
         ruleset = Ruleset(options, classes, expansions)
         if type(options) is GameOptions:
-            last[:] = [(probe, ruleset)]
+            _LAST[:] = [(probe, ruleset)]
     if extra:
         expansions = [*expansions, *extra]
         ruleset = Ruleset(options, ruleset.classes, expansions)
