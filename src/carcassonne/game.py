@@ -575,7 +575,8 @@ class Game(LookAhead):
         other = self.copy()
         other._rng = None  # made from this seed if read: the search never draws from it
         other._rng_seed = rng.getrandbits(64)
-        other.stack = stack = sorted(other.stack, key=_TILE_ID)
+        stack = other.stack  # (the copy's own list: sorted in place, not copied once more)
+        stack.sort(key=_TILE_ID)
         shuffle(stack, rng)
         for ext in other.expansions:
             if overrides(ext, "redeal_hidden"):
