@@ -4,7 +4,8 @@
 Every game's stack comes from the shuffle and Map-Chips' chip squares from randbelow, so a
 difference of one draw would deal other games from the same seeds (records would no longer
 replay): compared here item for item, and the generators' states after, for every length a stack
-can have and then some, and for bounds from 1 to far beyond one 32-bit word.
+can have and then some, and for bounds from 1 to far beyond one 32-bit word.  Every game's
+generator is made by seeded, which must leave it as ``random.Random(seed)`` does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import random
 
 import pytest
 
-from carcassonne.chance import randbelow, shuffle
+from carcassonne.chance import randbelow, seeded, shuffle
 
 
 @pytest.mark.parametrize("length", [*range(73), 95, 127, 128, 129, 143, 200, 257])
@@ -79,3 +80,16 @@ def test_a_generator_of_another_class_draws_its_numbers_its_own_way() -> None:
     assert mine == reference
     plain = random.Random(5)
     assert mine != [plain.randrange(1000) for _ in range(50)]
+
+
+@pytest.mark.parametrize(
+    "seed", [0, 1, 7, 2**32 - 1, 2**32, 2**64 - 1, 2**200 + 3, -5, True, "seed", b"seed", 2.5]
+)
+def test_seeded_is_random_random_of_the_seed(seed: object) -> None:
+    ours, theirs = seeded(seed), random.Random(seed)  # type: ignore[arg-type]
+    assert type(ours) is random.Random
+    assert ours.getstate() == theirs.getstate()
+    draws = [ours.getrandbits(40) for _ in range(700)]
+    assert draws == [theirs.getrandbits(40) for _ in range(700)]
+    assert ours.gauss(0, 1) == theirs.gauss(0, 1)
+    assert ours.getstate() == theirs.getstate()

@@ -27,10 +27,9 @@ from typing import Any, Final, cast
 from .actions import IllegalAction as IllegalAction  # re-exported: the game's refusal
 from .actions import Pass, PlaceFigure, PlaceTile
 from .board import Geometry, encode
-from .chance import shuffle
+from .chance import seeded, shuffle
 from .copying import copy_state
 from .events import GameEvent, ScoreEvent
-from .expansions import build_expansions
 from .expansions.actions import Action
 from .expansions.base import Decision, Expansion, ExpansionT
 from .expansions.hooks import hook_plan, overrides
@@ -41,7 +40,6 @@ from .options import (
     MAP_MEEPLES,
     GameOptions,
     GameSetupError,
-    check_options,
 )
 from .options import MAX_COPIES as MAX_COPIES  # re-exported: the limits are the game's too
 from .options import MAX_PLAYERS as MAX_PLAYERS
@@ -49,21 +47,10 @@ from .options import MIN_PLAYERS as MIN_PLAYERS
 from .placement import PlacedTile as PlacedTile  # re-exported: the board's entries
 from .placement import edges_fit
 from .quoting import short_repr
-from .tiles import (
-    CITY,
-    FIELD,
-    MONASTERY,
-    ROAD,
-    Orientation,
-    TileType,
-    land_tiles,
-    tile_by_id,
-    tile_set,
-)
+from .ruleset import MEEPLE as MEEPLE  # re-exported: the figure every game has
+from .ruleset import Ruleset, rules_for
+from .tiles import Orientation, TileType, tile_by_id, tile_set
 from .views import GameView, game_view
-
-MEEPLE: Final = "meeple"
-MEEPLE_KINDS: Final = frozenset({CITY, ROAD, FIELD, MONASTERY})
 
 #: passed as options, makes the empty Game that Game.copy() fills in
 _BLANK = GameOptions()
@@ -138,7 +125,6 @@ class Game(LookAhead):
             options = GameOptions(**kwargs)
         elif kwargs:
             options = options.with_(**kwargs)
-        check_options(options)
         seed = options.seed
         if seed is None:
             # Every game gets a seed, so that any game can be saved as a record and replayed.
@@ -152,7 +138,6 @@ class Game(LookAhead):
         if meeples is None:
             meeples = MAP_MEEPLES if options.map else DEFAULT_MEEPLES
         self.supply = [{MEEPLE: meeples} for _ in range(self.players)]
-        self.figure_kinds = {MEEPLE: MEEPLE_KINDS}
         self.small_city_scores_2 = options.small_city_scores_2
         self._extra_turn = False
         self.board = {}
@@ -182,27 +167,18 @@ class Game(LookAhead):
         self._stage = _END_OF_TURN
         self.start_tile = None
 
-        self.expansions = [*build_expansions(options), *extra_expansions]
-        strength: dict[str, int] = {}
-        joining: set[str] = set()
-        for ext in self.expansions:
-            self.figure_kinds.update(ext.figure_types)
-            strength.update(ext.figure_strength)
-            joining.update(ext.joining_figures)
-        if not options.farmers:
-            # The variant without farmers: no figure of any type stands on a field.
-            kinds = {figure: k - {FIELD} for figure, k in self.figure_kinds.items()}
-            self.figure_kinds = {figure: k for figure, k in kinds.items() if k}
-        self.figure_strength = (
-            strength if any(weight != 1 for weight in strength.values()) else None
-        )
-        self.joining_figures = frozenset(joining)
+        # What the options fix whatever the seed (checked, the expansions' classes, the figures
+        # and tiles they bring) is shared with the games before from the same options.
+        rules, self.expansions = rules_for(options, extra_expansions)
+        self.figure_kinds = rules.figure_kinds
+        self.figure_strength = rules.figure_strength
+        self.joining_figures = rules.joining_figures
         self._bind_hooks()
-        self._scoring_marks = tuple(mark for e in self.expansions for mark in e.scoring_marks())
+        self._scoring_marks = rules.scoring_marks
         self._squares = self.geometry.squares
         self._rng_seed = seed
-        self._rng = random.Random(seed)
-        self._setup()
+        self._rng = seeded(seed)
+        self._setup(rules)
 
     # ------------------------------------------------------------------------------------ setup
 
@@ -234,12 +210,9 @@ class Game(LookAhead):
             sets.extend(ext.tile_sets)
         return sets
 
-    def _setup(self) -> None:
+    def _setup(self, rules: Ruleset) -> None:
         options = self.options
-        # With the River the base start tile is an ordinary land tile (docs/rules.md §2).
-        start_dealt = any(ext.provides_start_tile for ext in self.expansions)
-        start, land = land_tiles(tuple(self.tile_sets()), options.copies, start_dealt)
-        self.start_tile = start
+        self.start_tile = rules.start_tile
         game_map: GameMap | None = None
         if options.map is not None:
             game_map = self.map = load_map(options.map)
@@ -253,7 +226,7 @@ class Game(LookAhead):
             self._check_stack_counts()
             self.stack.reverse()
         else:
-            pool = list(land)
+            pool = list(rules.land)
             shuffle(pool, self.rng)
             self.stack = pool
         if game_map is not None:
@@ -337,7 +310,7 @@ class Game(LookAhead):
         Map-Chips) come from it; a sampled world's is seeded anew."""
         rng = self._rng
         if rng is None:
-            rng = self._rng = random.Random(self._rng_seed)
+            rng = self._rng = seeded(self._rng_seed)
         return rng
 
     @property
@@ -602,7 +575,8 @@ class Game(LookAhead):
         other = self.copy()
         other._rng = None  # made from this seed if read: the search never draws from it
         other._rng_seed = rng.getrandbits(64)
-        other.stack = stack = sorted(other.stack, key=_TILE_ID)
+        stack = other.stack  # (the copy's own list: sorted in place, not copied once more)
+        stack.sort(key=_TILE_ID)
         shuffle(stack, rng)
         for ext in other.expansions:
             if overrides(ext, "redeal_hidden"):

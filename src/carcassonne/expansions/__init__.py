@@ -17,7 +17,14 @@ from .registry import IN_HOOK_ORDER, ExpansionSpec
 if TYPE_CHECKING:
     from ..options import GameOptions
 
-__all__ = ["Decision", "Expansion", "build_expansions", "expansion_class"]
+__all__ = [
+    "Decision",
+    "Expansion",
+    "build_expansions",
+    "expansion_class",
+    "expansion_classes",
+    "instantiate",
+]
 
 
 #: registry row's option field -> the class it names, once imported (importlib.import_module
@@ -35,11 +42,23 @@ def expansion_class(spec: ExpansionSpec) -> type[Expansion]:
     return cls
 
 
+def expansion_classes(options: GameOptions) -> list[tuple[type[Expansion], bool]]:
+    """The classes of the expansions ``options`` switch on, in hook order, each with whether it
+    takes the options."""
+    return [
+        (expansion_class(spec), spec.takes_options)
+        for spec in IN_HOOK_ORDER
+        if getattr(options, spec.field)
+    ]
+
+
+def instantiate(
+    classes: list[tuple[type[Expansion], bool]], options: GameOptions
+) -> list[Expansion]:
+    """One game's expansions of ``classes`` (:func:`expansion_classes`'s) for ``options``."""
+    return [cls(options) if takes else cls() for cls, takes in classes]  # type: ignore[call-arg]
+
+
 def build_expansions(options: GameOptions) -> list[Expansion]:
     """The expansions ``options`` switch on, in hook order (once per game, never per move)."""
-    built: list[Expansion] = []
-    for spec in IN_HOOK_ORDER:
-        if getattr(options, spec.field):
-            cls = expansion_class(spec)
-            built.append(cls(options) if spec.takes_options else cls())  # type: ignore[call-arg]
-    return built
+    return instantiate(expansion_classes(options), options)
