@@ -108,6 +108,12 @@ def main() -> None:
         action="store_true",
         help="also time base games through the environment, batch by batch in turn",
     )
+    parser.add_argument(
+        "--play-only",
+        action="store_true",
+        help="only the games through the environment (no engine games, no memory): for "
+        "instruction counts",
+    )
     parser.add_argument("--batches", type=int, default=5)
     parser.add_argument("--games", type=int, default=20, help="games per batch")
     args = parser.parse_args()
@@ -131,6 +137,9 @@ def main() -> None:
         seed = 1000 + b * args.games
         seconds, steps, seeds = env_batch(kwargs, args.games, seed)
         env_rates.append(steps / seconds)
+        if args.play_only:
+            print(f"batch {b}: {steps} steps, {steps / seconds:,.0f} steps/s")
+            continue
         seconds, decisions = engine_batch(kwargs, seeds)
         engine_rates.append(decisions / seconds)
         if args.against_base:
@@ -138,6 +147,8 @@ def main() -> None:
             base_rates.append(steps / seconds)
             seconds, decisions = engine_batch(base, base_seeds)
             base_engine_rates.append(decisions / seconds)
+    if args.play_only:
+        return
     env_rate = statistics.median(env_rates)
     engine_rate = statistics.median(engine_rates)
     print(f"options: {kwargs}")
