@@ -202,12 +202,14 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         else:
             self.agent_selection = self.possible_agents[game.to_move]
+        selected = self.agent_selection
+        # in turn_order="game" the selected agent's move is the decision's (the usual case,
+        # without _legal_now's checks: every agent is alive until _end)
+        own = legal if self.turn_order == "game" else self._legal_now(selected)
         infos = self.infos
         for agent in self.agents:
             infos[agent] = {}
-        infos[self.agent_selection] = {
-            "legal_actions": list(self._legal_now(self.agent_selection)[0])
-        }
+        infos[selected] = {"legal_actions": list(own[0])}
 
     def _legal_now(self, agent: str) -> Legal:
         """What ``agent`` may do now: the engine actions and their indices, position by
@@ -225,11 +227,16 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def observe(self, agent: str) -> dict[str, Any]:
         mask = np.zeros(self.layout.size, np.int8)
-        legal = self._legal_now(agent)
-        if legal is self._legal:
+        if agent == self.agent_selection and self.turn_order == "game":
+            # the decision's move (what _legal_now gives it; after _end the decision is
+            # cleared, so a finished agent's mask stays empty)
             mask[self._legal_indices] = 1
-        elif legal[1]:
-            mask[list(legal[1])] = 1
+        else:
+            legal = self._legal_now(agent)
+            if legal is self._legal:
+                mask[self._legal_indices] = 1
+            elif legal[1]:
+                mask[list(legal[1])] = 1
         return self.observer.observe(self._seat[agent], mask)
 
     def step(self, action: Any) -> None:
@@ -237,7 +244,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        actions, indices = self._legal_now(agent)
+        # the selected agent, alive: in turn_order="game" its move is the decision's
+        actions, indices = self._legal if self.turn_order == "game" else self._legal_now(agent)
         try:
             # an int or numpy integer, never a float nor a bool
             position = -1 if isinstance(action, bool) else indices.index(operator.index(action))
