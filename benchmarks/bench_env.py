@@ -13,6 +13,10 @@ reset, 60 steps into a game, and at its end.  Not a test: run it by hand and com
     python benchmarks/bench_env.py --bets --map france --map-chips
     python benchmarks/bench_env.py --inns-cathedrals --traders-builders --against-base
     python benchmarks/bench_env.py --extended-spaces --against-base   # price of the extension
+
+Instruction counts (load-independent): ``--play-only --batches 1 --games N`` under cachegrind,
+a short run subtracted from a long one, with ``OPENBLAS_NUM_THREADS=1``: numpy's BLAS threads
+otherwise spin for a varying while and the counts spread by 5 %.
 """
 
 from __future__ import annotations
