@@ -13,6 +13,10 @@ reset, 60 steps into a game, and at its end.  Not a test: run it by hand and com
     python benchmarks/bench_env.py --bets --map france --map-chips
     python benchmarks/bench_env.py --inns-cathedrals --traders-builders --against-base
     python benchmarks/bench_env.py --extended-spaces --against-base   # price of the extension
+
+Instruction counts (load-independent): ``--play-only --batches 1 --games N`` under cachegrind,
+a short run subtracted from a long one, with ``OPENBLAS_NUM_THREADS=1``: numpy's BLAS threads
+otherwise spin for a varying while and the counts spread by 5 %.
 """
 
 from __future__ import annotations
@@ -108,6 +112,12 @@ def main() -> None:
         action="store_true",
         help="also time base games through the environment, batch by batch in turn",
     )
+    parser.add_argument(
+        "--play-only",
+        action="store_true",
+        help="only the games through the environment (no engine games, no memory): for "
+        "instruction counts",
+    )
     parser.add_argument("--batches", type=int, default=5)
     parser.add_argument("--games", type=int, default=20, help="games per batch")
     args = parser.parse_args()
@@ -131,6 +141,9 @@ def main() -> None:
         seed = 1000 + b * args.games
         seconds, steps, seeds = env_batch(kwargs, args.games, seed)
         env_rates.append(steps / seconds)
+        if args.play_only:
+            print(f"batch {b}: {steps} steps, {steps / seconds:,.0f} steps/s")
+            continue
         seconds, decisions = engine_batch(kwargs, seeds)
         engine_rates.append(decisions / seconds)
         if args.against_base:
@@ -138,6 +151,8 @@ def main() -> None:
             base_rates.append(steps / seconds)
             seconds, decisions = engine_batch(base, base_seeds)
             base_engine_rates.append(decisions / seconds)
+    if args.play_only:
+        return
     env_rate = statistics.median(env_rates)
     engine_rate = statistics.median(engine_rates)
     print(f"options: {kwargs}")

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, SupportsIndex, cast
+from typing import Any, SupportsIndex
 
 from ..actions import PASS, PlaceFigure, PlaceTile
 from ..expansions.abbot import ABBOT, RecallAbbot
@@ -148,8 +148,10 @@ class ActionLayout:
             self._fixed[slot] = self.settle_start + i
         for i, sale in enumerate(WINE_SLOTS):
             self._fixed[sale] = self.wine_start + i
-        # settle choices need the office's square from the game: not in this table
-        self._known: dict[Any, int | None] = {}
+        # settle choices need the office's square from the game: not in this table.  Only
+        # indices inside the window are remembered (the rare placement outside is recomputed),
+        # so that a lookup that succeeds is always an index
+        self._known: dict[Any, int] = {}
         self._by_index = {
             index: action for action, index in self._fixed.items() if action not in SETTLE_SLOTS
         }
@@ -168,29 +170,30 @@ class ActionLayout:
         except TypeError:  # unhashable: not an action
             raise ValueError(f"{action!r} is not an action of the action space") from None
         index = self._compute_index(action)
-        self._known[action] = index
+        if index is not None:
+            self._known[action] = index
         return index
 
-    def index_actions(self, actions: list[Any]) -> dict[int, Any]:
-        """index -> action for the legal ``actions`` of a decision that lie in the action space
-        (a placement outside the window has no index), in their order.
+    def index_actions(self, actions: list[Any]) -> tuple[list[Any], list[int]]:
+        """The legal ``actions`` of a decision that lie in the action space (a placement outside
+        the window has no index), in their order, and their indices, position by position.
 
         Every step pays this for its whole legal list, so the usual case, every action's index
-        already remembered and inside the window, is one comprehension with no call per action
-        (half the cost of the general loop)."""
+        already remembered (and so inside the window), is one list comprehension with no call
+        per action, and the engine's list itself (not written to: it is the engine's)."""
         known = self._known
         try:
-            remembered = {known[action]: action for action in actions}
-        except (KeyError, TypeError):  # one not seen yet (or not an action: raised below)
-            remembered = {None: None}
-        if None not in remembered:
-            return cast(dict[int, Any], remembered)
-        legal: dict[int, Any] = {}
+            return actions, [known[action] for action in actions]
+        except (KeyError, TypeError):  # one not seen yet, or outside (or not an action: raised)
+            pass
+        kept: list[Any] = []
+        indices: list[int] = []
         for action in actions:
             index = self.action_to_index(action)
             if index is not None:
-                legal[index] = action
-        return legal
+                kept.append(action)
+                indices.append(index)
+        return kept, indices
 
     def _compute_index(self, action: Any) -> int | None:
         if isinstance(action, PlaceTile):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import operator
 import random
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -45,6 +46,9 @@ DEFAULT_WINDOW = 31
 #: highest score the observation space admits (no game comes near it)
 MAX_SCORE = 10_000
 _OPTION_NAMES = frozenset(f.name for f in fields(GameOptions))
+#: what an agent may do now: the engine actions and their indices, position by position
+Legal = tuple[Sequence[Any], Sequence[int]]
+_NO_MOVE: Legal = ((), ())
 
 
 class IllegalActionError(ValueError):
@@ -115,6 +119,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.layout = ActionLayout(Window.for_game(probe, window), extended_spaces)
         self.possible_agents = [f"player_{seat}" for seat in range(self.options.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        #: the only move of an agent whose decision it is not, in turn_order="cycle"
+        self._wait: Legal = ((WAIT,), (self.layout.wait_index,))
+        self._legal: Legal = _NO_MOVE
         channels = len(BOARD_CHANNELS) + (len(EXTENDED_CHANNELS) if extended_spaces else 0)
         vector = EXTENDED_VECTOR_SIZE if extended_spaces else VECTOR_SIZE
         tiles = len(tile_catalogue(extended_spaces))
@@ -174,10 +181,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         game = self.game
         legal = self.layout.index_actions(game.legal_actions())
         self._legal = legal
-        self._legal_indices = np.fromiter(legal, np.intp, len(legal))
+        indices = legal[1]
+        self._legal_indices = np.fromiter(indices, np.intp, len(indices))
         # Over, or every placement of the drawn tile lies outside the window: then the game
         # cannot go on inside the action space (rare, docs/env.md) and the episode is cut.
-        finished = game.is_over or not legal
+        finished = game.is_over or not indices
         if self.turn_order == "cycle":
             # One decision per cycle, that of the seat to move when the cycle starts, and the
             # episode ends only between cycles: every agent's mask, taken before a cycle,
@@ -194,31 +202,41 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             return
         else:
             self.agent_selection = self.possible_agents[game.to_move]
+        selected = self.agent_selection
+        # in turn_order="game" the selected agent's move is the decision's (the usual case,
+        # without _legal_now's checks: every agent is alive until _end)
+        own = legal if self.turn_order == "game" else self._legal_now(selected)
+        infos = self.infos
         for agent in self.agents:
-            self.infos[agent] = {}
-        actions = self._legal_now(self.agent_selection)
-        self.infos[self.agent_selection] = {"legal_actions": list(actions.values())}
+            infos[agent] = {}
+        infos[selected] = {"legal_actions": list(own[0])}
 
-    def _legal_now(self, agent: str) -> dict[int, Any]:
-        """What ``agent`` may do now: index -> engine action (empty when it has no move)."""
+    def _legal_now(self, agent: str) -> Legal:
+        """What ``agent`` may do now: the engine actions and their indices, position by
+        position (both empty when it has no move)."""
         if self.terminations.get(agent, True) or self.truncations.get(agent, True):
-            return {}
+            return _NO_MOVE
         if self.turn_order == "game":
-            return self._legal if agent == self.agent_selection else {}
+            return self._legal if agent == self.agent_selection else _NO_MOVE
         seat = self._seat[agent]
         if seat < self._cursor % self.game.players:
-            return {}  # it has acted in this cycle
+            return _NO_MOVE  # it has acted in this cycle
         if seat == self._cycle_mover:
             return self._legal
-        return {self.layout.wait_index: WAIT}
+        return self._wait
 
     def observe(self, agent: str) -> dict[str, Any]:
         mask = np.zeros(self.layout.size, np.int8)
-        legal = self._legal_now(agent)
-        if legal is self._legal:
+        if agent == self.agent_selection and self.turn_order == "game":
+            # the decision's move (what _legal_now gives it; after _end the decision is
+            # cleared, so a finished agent's mask stays empty)
             mask[self._legal_indices] = 1
         else:
-            mask[list(legal)] = 1
+            legal = self._legal_now(agent)
+            if legal is self._legal:
+                mask[self._legal_indices] = 1
+            elif legal[1]:
+                mask[list(legal[1])] = 1
         return self.observer.observe(self._seat[agent], mask)
 
     def step(self, action: Any) -> None:
@@ -226,20 +244,22 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self._legal_now(agent)
+        # the selected agent, alive: in turn_order="game" its move is the decision's
+        actions, indices = self._legal if self.turn_order == "game" else self._legal_now(agent)
         try:
-            index = operator.index(action)  # an int or numpy integer, never a float
-        except TypeError:
-            index = -1
-        illegal = index not in legal or isinstance(action, bool)
+            # an int or numpy integer, never a float nor a bool
+            position = -1 if isinstance(action, bool) else indices.index(operator.index(action))
+        except (TypeError, ValueError):
+            position = -1
+        illegal = position < 0
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
-                    f"{agent}: action {action!r} is not legal now ({len(legal)} legal actions; "
+                    f"{agent}: action {action!r} is not legal now ({len(indices)} legal actions; "
                     "see the action mask or infos['legal_actions'])"
                 )
-            index = self._rng.choice(list(legal))
-        self.play(legal[index])
+            position = indices.index(self._rng.choice(indices))
+        self.play(actions[position])
         if illegal:
             self.infos[agent]["illegal_action"] = action
 
@@ -313,7 +333,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             if reason is not None:
                 info["truncated_because"] = reason
             self.infos[agent] = info
-        self._legal = {}
+        self._legal = _NO_MOVE
         self._legal_indices = np.zeros(0, np.intp)
         self.agent_selection = self.possible_agents[self._cursor % game.players]
 
