@@ -15,6 +15,14 @@ then what the expert's searches cost: seconds and playouts per searched decision
     python benchmarks/bench_expert.py --games 100 --save runs/base.jsonl   # resumable
     python benchmarks/bench_expert.py --games 200 --paired --expert expert:iterations=500 \
         --opponents expert:iterations=200,learned=0    # against the expert before issue 26
+    python benchmarks/bench_expert.py --games 100 --paired --expert expert:iterations=60,depth=4 \
+        --save new.jsonl --against old.jsonl   # paired with another expert's games, same seeds
+
+``--against FILE``: another ``--save`` file of the same opponents, options and seeds (another
+version or setting of the expert): the report adds the paired difference of the expert's margin
+on the games both played, with its 95 % interval, and how many games turned into wins or losses.
+A change of the expert is seen far sooner so than by comparing two win rates: on the same
+shuffle and seating, most of the luck of the draw cancels out.
 
 Not a test: run it by hand and put the figures in ``benchmarks/README.md``.  With a time budget
 the figures depend on how busy the machine is (the searches get fewer playouts), so the cost
@@ -30,7 +38,7 @@ import signal
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from carcassonne.batch.runner import Result, bot_seed, map_in_workers
@@ -72,6 +80,64 @@ def play(task: Task) -> Played:
     summary = GameSummary.of(game)
     result = Result(task.index, list(game.scores), game.winners(), summary.by_source, [])
     return Played(result, searches)
+
+
+def expert_margin(result: Result, players: int) -> int:
+    """The expert's score minus the best other seat's in ``result``."""
+    seat = seat_order(result.index, players, True).index(0)
+    return result.scores[seat] - max(s for i, s in enumerate(result.scores) if i != seat)
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDifference:
+    """This run's expert against another one's on the games both played (same seeds)."""
+
+    games: int
+    wins: float
+    other_wins: float
+    #: mean of (this expert's margin - the other's) per game, and its 95 % half-width
+    margin_difference: float
+    half_width: float
+    #: games this expert won (lost) that the other did not win (lose)
+    turned_into_wins: int
+    turned_into_losses: int
+
+
+def paired_difference(
+    mine: list[Result], others: list[Result], players: int
+) -> PairedDifference | None:
+    """The paired comparison of two runs' games by index; None with fewer than 2 in common."""
+    theirs = {r.index: r for r in others}
+    pairs = [(r, theirs[r.index]) for r in mine if r.index in theirs]
+    if len(pairs) < 2:
+        return None
+    diffs = [expert_margin(a, players) - expert_margin(b, players) for a, b in pairs]
+    shares = [(expert_share(a, players), expert_share(b, players)) for a, b in pairs]
+    return PairedDifference(
+        len(pairs),
+        sum(a for a, _ in shares),
+        sum(b for _, b in shares),
+        statistics.mean(diffs),
+        1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)),
+        sum(1 for a, b in shares if a == 1 and b < 1),
+        sum(1 for a, b in shares if a == 0 and b > 0),
+    )
+
+
+def load_other_run(path: Path, tasks: list[Task], paired: bool) -> list[Result]:
+    """The games of another ``--save`` file whose opponents, options and pairing are this run's
+    (its expert may differ); exits naming the file and what differs otherwise."""
+    if not path.exists():
+        sys.exit(f"--against {path}: no such file")
+    lines = path.read_text().splitlines()
+    theirs = json.loads(lines[0]) if lines else {}
+    mine = settings_line(tasks, paired)
+    for key in ("options", "paired"):
+        if theirs.get(key) != mine.get(key):
+            sys.exit(f"--against {path}: its games were played with other {key}")
+    if not isinstance(theirs.get("specs"), list) or theirs["specs"][1:] != mine["specs"][1:]:
+        sys.exit(f"--against {path}: its games were played against other opponents")
+    return [Result(**json.loads(line)["result"]) for line in lines[1:]]
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -184,6 +250,11 @@ def main() -> int:
         type=Path,
         help="append each finished game to this JSON-lines file; the same command resumes from it",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another --save file of the same opponents and seeds: report the paired difference",
+    )
     add_game_options(parser, players=False)
     args = parser.parse_args()
     specs = [check_bot_spec(args.expert)] + [
@@ -200,6 +271,7 @@ def main() -> int:
         )
         for i in range(args.games)
     ]
+    others = load_other_run(args.against, tasks, args.paired) if args.against else None
     start = time.perf_counter()
     played = run(tasks, args.jobs, args.save, args.paired)
     seconds = time.perf_counter() - start
@@ -219,6 +291,10 @@ def main() -> int:
         "seconds_p10_median_p90": [round(t, 4) for t in times],
         "playouts_p10_median_p90": list(playouts),
     }
+    against = None
+    if others is not None:
+        against = paired_difference([p.result for p in played], others, len(specs))
+        report["against"] = None if against is None else asdict(against)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -238,6 +314,15 @@ def main() -> int:
         f"{times[0]:.3f}/{times[1]:.3f}/{times[2]:.3f}; playouts {playouts[0]:.0f}/"
         f"{playouts[1]:.0f}/{playouts[2]:.0f}"
     )
+    if against is not None:
+        print(
+            f"against {args.against}, {against.games} games both played: wins {against.wins:g} "
+            f"(theirs {against.other_wins:g}), margin {against.margin_difference:+.1f} "
+            f"± {against.half_width:.1f} a game (95 %), {against.turned_into_wins} turned into "
+            f"wins, {against.turned_into_losses} into losses"
+        )
+    elif others is not None:
+        print(f"against {args.against}: fewer than 2 games both played")
     print(f"{seconds:.1f} s wall clock, --jobs {args.jobs}")
     return 0
 
