@@ -6,7 +6,9 @@ simulate`` (game ``i`` is shuffled with seed ``S + i``, or with ``--paired`` eac
 once per seating), and prints per bot: wins, win rate with
 its Wilson 95 % interval (a tie counts as a shared win), mean score and mean points by source;
 then what the expert's searches cost: seconds and playouts per searched decision (median and
-10th-90th percentile), so that a time budget can be read as iterations on this machine.
+10th-90th percentile), so that a time budget can be read as iterations on this machine; and
+each bot's fields at the end of the game: farmed alone, or contested (farmed by several seats) and
+won, shared or lost, how many a game and the points they paid (where a bot's field points go).
 
     python benchmarks/bench_expert.py --games 100 --expert expert:seconds=0.5 --jobs 2
     python benchmarks/bench_expert.py --games 100 --bets --map france --map-chips
@@ -46,6 +48,7 @@ from carcassonne.bots import check_bot_spec, make_bot, split_bot_specs
 from carcassonne.bots.expert import ExpertBot
 from carcassonne.cli.options import add_game_options, options_from_args
 from carcassonne.cli.simulate import build_report, seat_order
+from carcassonne.events import ScoreEvent
 from carcassonne.game import Game, GameOptions, GameSummary
 
 
@@ -56,11 +59,66 @@ class Task:
     specs: tuple[str, ...]  # bot spec per seat
 
 
+#: one field scored at the end: each seat's farmers on it, and what it paid each seat
+Farm = tuple[list[int], list[int]]
+
+
 @dataclass(slots=True)
 class Played:
     result: Result
     #: (seconds, playouts) of each expert decision that was searched (more than one option)
     searches: list[tuple[float, int]]
+    #: the fields farmed at the end (None: a game saved before they were kept)
+    farms: list[Farm] | None = None
+
+
+def farms_of(game: Game) -> list[Farm]:
+    """Each field the final scoring paid (or paid nothing): its farmers and points per seat."""
+    seats = range(game.players)
+    return [
+        ([event.figures.get(s, 0) for s in seats], [event.points.get(s, 0) for s in seats])
+        for event in game.events
+        if isinstance(event, ScoreEvent) and event.source == "field"
+    ]
+
+
+@dataclass(slots=True)
+class FarmTally:
+    """One bot's fields at the end, per kind of outcome: how many, and the points they paid
+    (for ``lost``: what they paid the seats that took them)."""
+
+    alone: list[int]
+    won: list[int]
+    shared: list[int]
+    lost: list[int]
+
+
+def farm_tallies(played: list[Played], players: int) -> tuple[int, list[FarmTally]]:
+    """Games with their fields kept, and each entrant's fields in them: farmed by it alone,
+    and contested (farmed by several seats) won outright, shared (a tie) or lost."""
+    tallies = [FarmTally([0, 0], [0, 0], [0, 0], [0, 0]) for _ in range(players)]
+    games = 0
+    for game in played:
+        if game.farms is None:
+            continue
+        games += 1
+        entrants = seat_order(game.result.index, players, True)
+        for farmers, points in game.farms:
+            farming = [s for s in range(players) if farmers[s]]
+            for seat in farming:
+                tally = tallies[entrants[seat]]
+                most = max(farmers)
+                if len(farming) == 1:
+                    kind, paid = tally.alone, points[seat]
+                elif farmers[seat] < most:
+                    kind, paid = tally.lost, max(points)
+                elif farmers.count(most) == 1:
+                    kind, paid = tally.won, points[seat]
+                else:
+                    kind, paid = tally.shared, points[seat]
+                kind[0] += 1
+                kind[1] += paid
+    return games, tallies
 
 
 def play(task: Task) -> Played:
@@ -79,7 +137,7 @@ def play(task: Task) -> Played:
         game.apply(action)
     summary = GameSummary.of(game)
     result = Result(task.index, list(game.scores), game.winners(), summary.by_source, [])
-    return Played(result, searches)
+    return Played(result, searches, farms_of(game))
 
 
 def expert_margin(result: Result, players: int) -> int:
@@ -207,7 +265,7 @@ def settings_line(tasks: list[Task], paired: bool) -> dict[str, object]:
 
 
 def played_to_json(game: Played) -> dict[str, object]:
-    return {"result": game.result.to_json(), "searches": game.searches}
+    return {"result": game.result.to_json(), "searches": game.searches, "farms": game.farms}
 
 
 def load_saved(save: Path, tasks: list[Task], paired: bool) -> list[Played]:
@@ -226,7 +284,14 @@ def load_saved(save: Path, tasks: list[Task], paired: bool) -> list[Played]:
         data = json.loads(line)
         result = Result(**data["result"])
         if result.index in indices:
-            played.append(Played(result, [(s, n) for s, n in data["searches"]]))
+            farms = data.get("farms")
+            played.append(
+                Played(
+                    result,
+                    [(s, n) for s, n in data["searches"]],
+                    None if farms is None else [(f, p) for f, p in farms],
+                )
+            )
     return played
 
 
@@ -291,6 +356,18 @@ def main() -> int:
         "seconds_p10_median_p90": [round(t, 4) for t in times],
         "playouts_p10_median_p90": list(playouts),
     }
+    farmed, tallies = farm_tallies(played, len(specs))
+    if farmed:
+        report["fields_per_game"] = {
+            "games": farmed,
+            "bots": [
+                {
+                    kind: [round(n / farmed, 2), round(points / farmed, 2)]
+                    for kind, (n, points) in asdict(tally).items()
+                }
+                for tally in tallies
+            ],
+        }
     against = None
     if others is not None:
         against = paired_difference([p.result for p in played], others, len(specs))
@@ -314,6 +391,16 @@ def main() -> int:
         f"{times[0]:.3f}/{times[1]:.3f}/{times[2]:.3f}; playouts {playouts[0]:.0f}/"
         f"{playouts[1]:.0f}/{playouts[2]:.0f}"
     )
+    if farmed:
+        print(
+            f"fields at the end, per game of {farmed} (how many, points): farmed alone; "
+            "contested and won / shared / lost (points they paid the winner)"
+        )
+        for row, tally in zip(report["bots"], tallies, strict=True):
+            alone, won, shared, lost = (
+                f"{n / farmed:.2f} ({points / farmed:.1f})" for n, points in asdict(tally).values()
+            )
+            print(f"  {row['bot']:<32} alone {alone}; won {won}, shared {shared}, lost {lost}")
     if against is not None:
         print(
             f"against {args.against}, {against.games} games both played: wins {against.wins:g} "

@@ -12,6 +12,7 @@ import pytest
 
 from carcassonne.batch.runner import Result
 from carcassonne.game import GameOptions
+from scenario import scenario
 
 
 def _bench() -> ModuleType:
@@ -65,3 +66,34 @@ def test_a_run_against_other_opponents_or_options_is_refused(tmp_path: Path) -> 
         bench.load_other_run(path, tasks, True)
     with pytest.raises(SystemExit, match="missing.jsonl: no such file"):
         bench.load_other_run(tmp_path / "missing.jsonl", tasks, True)
+
+
+def test_the_fields_of_a_finished_game_are_its_final_field_scorings() -> None:
+    # seat 0 farms the start tile's north field, which borders the start city: never closed
+    game = scenario([("base/U", 1, 0, 0, ("meeple", "NL"))])
+    assert game.is_over
+    assert bench.farms_of(game) == [([1, 0], [0, 0])]
+    closed = scenario([("base/E", 0, -1, 180, ("meeple", "NL"))])  # the city closed: 3 points
+    assert bench.farms_of(closed) == [([1, 0], [3, 0])]
+
+
+def test_fields_are_tallied_per_bot_alone_won_shared_or_lost() -> None:
+    def played(index: int, farms: list[tuple[list[int], list[int]]] | None) -> object:
+        return bench.Played(_result(index, [0, 0], [0, 1]), [], farms)
+
+    games = [
+        # game 0: the expert (entrant 0) in seat 0
+        played(0, [([1, 0], [9, 0]), ([2, 1], [12, 0])]),
+        # game 1: the expert in seat 1
+        played(1, [([1, 1], [6, 6]), ([0, 1], [0, 3]), ([2, 1], [15, 0])]),
+        played(2, None),  # saved before fields were kept: left out
+    ]
+    count, (expert, other) = bench.farm_tallies(games, 2)
+    assert count == 2
+    assert (expert.alone, expert.won, expert.shared, expert.lost) == (
+        [2, 12],
+        [1, 12],
+        [1, 6],
+        [1, 15],
+    )
+    assert (other.alone, other.won, other.shared, other.lost) == ([0, 0], [1, 15], [1, 6], [1, 12])
