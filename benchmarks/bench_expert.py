@@ -6,7 +6,9 @@ simulate`` (game ``i`` is shuffled with seed ``S + i``, or with ``--paired`` eac
 once per seating), and prints per bot: wins, win rate with
 its Wilson 95 % interval (a tie counts as a shared win), mean score and mean points by source;
 then what the expert's searches cost: seconds and playouts per searched decision (median and
-10th-90th percentile), so that a time budget can be read as iterations on this machine.
+10th-90th percentile), so that a time budget can be read as iterations on this machine; and
+each bot's fields at the end of the game: farmed alone, or contested (farmed by several seats) and
+won, shared or lost, how many a game and the points they paid (where a bot's field points go).
 
     python benchmarks/bench_expert.py --games 100 --expert expert:seconds=0.5 --jobs 2
     python benchmarks/bench_expert.py --games 100 --bets --map france --map-chips
@@ -15,6 +17,14 @@ then what the expert's searches cost: seconds and playouts per searched decision
     python benchmarks/bench_expert.py --games 100 --save runs/base.jsonl   # resumable
     python benchmarks/bench_expert.py --games 200 --paired --expert expert:iterations=500 \
         --opponents expert:iterations=200,learned=0    # against the expert before issue 26
+    python benchmarks/bench_expert.py --games 100 --paired --expert expert:iterations=60,depth=4 \
+        --save new.jsonl --against old.jsonl   # paired with another expert's games, same seeds
+
+``--against FILE``: another ``--save`` file of the same opponents, options and seeds (another
+version or setting of the expert): the report adds the paired difference of the expert's margin
+on the games both played, with its 95 % interval, and how many games turned into wins or losses.
+A change of the expert is seen far sooner so than by comparing two win rates: on the same
+shuffle and seating, most of the luck of the draw cancels out.
 
 Not a test: run it by hand and put the figures in ``benchmarks/README.md``.  With a time budget
 the figures depend on how busy the machine is (the searches get fewer playouts), so the cost
@@ -30,7 +40,7 @@ import signal
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from carcassonne.batch.runner import Result, bot_seed, map_in_workers
@@ -38,6 +48,7 @@ from carcassonne.bots import check_bot_spec, make_bot, split_bot_specs
 from carcassonne.bots.expert import ExpertBot
 from carcassonne.cli.options import add_game_options, options_from_args
 from carcassonne.cli.simulate import build_report, seat_order
+from carcassonne.events import ScoreEvent
 from carcassonne.game import Game, GameOptions, GameSummary
 
 
@@ -48,11 +59,66 @@ class Task:
     specs: tuple[str, ...]  # bot spec per seat
 
 
+#: one field scored at the end: each seat's farmers on it, and what it paid each seat
+Farm = tuple[list[int], list[int]]
+
+
 @dataclass(slots=True)
 class Played:
     result: Result
     #: (seconds, playouts) of each expert decision that was searched (more than one option)
     searches: list[tuple[float, int]]
+    #: the fields farmed at the end (None: a game saved before they were kept)
+    farms: list[Farm] | None = None
+
+
+def farms_of(game: Game) -> list[Farm]:
+    """Each field the final scoring paid (or paid nothing): its farmers and points per seat."""
+    seats = range(game.players)
+    return [
+        ([event.figures.get(s, 0) for s in seats], [event.points.get(s, 0) for s in seats])
+        for event in game.events
+        if isinstance(event, ScoreEvent) and event.source == "field"
+    ]
+
+
+@dataclass(slots=True)
+class FarmTally:
+    """One bot's fields at the end, per kind of outcome: how many, and the points they paid
+    (for ``lost``: what they paid the seats that took them)."""
+
+    alone: list[int]
+    won: list[int]
+    shared: list[int]
+    lost: list[int]
+
+
+def farm_tallies(played: list[Played], players: int) -> tuple[int, list[FarmTally]]:
+    """Games with their fields kept, and each entrant's fields in them: farmed by it alone,
+    and contested (farmed by several seats) won outright, shared (a tie) or lost."""
+    tallies = [FarmTally([0, 0], [0, 0], [0, 0], [0, 0]) for _ in range(players)]
+    games = 0
+    for game in played:
+        if game.farms is None:
+            continue
+        games += 1
+        entrants = seat_order(game.result.index, players, True)
+        for farmers, points in game.farms:
+            farming = [s for s in range(players) if farmers[s]]
+            for seat in farming:
+                tally = tallies[entrants[seat]]
+                most = max(farmers)
+                if len(farming) == 1:
+                    kind, paid = tally.alone, points[seat]
+                elif farmers[seat] < most:
+                    kind, paid = tally.lost, max(points)
+                elif farmers.count(most) == 1:
+                    kind, paid = tally.won, points[seat]
+                else:
+                    kind, paid = tally.shared, points[seat]
+                kind[0] += 1
+                kind[1] += paid
+    return games, tallies
 
 
 def play(task: Task) -> Played:
@@ -71,7 +137,65 @@ def play(task: Task) -> Played:
         game.apply(action)
     summary = GameSummary.of(game)
     result = Result(task.index, list(game.scores), game.winners(), summary.by_source, [])
-    return Played(result, searches)
+    return Played(result, searches, farms_of(game))
+
+
+def expert_margin(result: Result, players: int) -> int:
+    """The expert's score minus the best other seat's in ``result``."""
+    seat = seat_order(result.index, players, True).index(0)
+    return result.scores[seat] - max(s for i, s in enumerate(result.scores) if i != seat)
+
+
+@dataclass(frozen=True, slots=True)
+class PairedDifference:
+    """This run's expert against another one's on the games both played (same seeds)."""
+
+    games: int
+    wins: float
+    other_wins: float
+    #: mean of (this expert's margin - the other's) per game, and its 95 % half-width
+    margin_difference: float
+    half_width: float
+    #: games this expert won (lost) that the other did not win (lose)
+    turned_into_wins: int
+    turned_into_losses: int
+
+
+def paired_difference(
+    mine: list[Result], others: list[Result], players: int
+) -> PairedDifference | None:
+    """The paired comparison of two runs' games by index; None with fewer than 2 in common."""
+    theirs = {r.index: r for r in others}
+    pairs = [(r, theirs[r.index]) for r in mine if r.index in theirs]
+    if len(pairs) < 2:
+        return None
+    diffs = [expert_margin(a, players) - expert_margin(b, players) for a, b in pairs]
+    shares = [(expert_share(a, players), expert_share(b, players)) for a, b in pairs]
+    return PairedDifference(
+        len(pairs),
+        sum(a for a, _ in shares),
+        sum(b for _, b in shares),
+        statistics.mean(diffs),
+        1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)),
+        sum(1 for a, b in shares if a == 1 and b < 1),
+        sum(1 for a, b in shares if a == 0 and b > 0),
+    )
+
+
+def load_other_run(path: Path, tasks: list[Task], paired: bool) -> list[Result]:
+    """The games of another ``--save`` file whose opponents, options and pairing are this run's
+    (its expert may differ); exits naming the file and what differs otherwise."""
+    if not path.exists():
+        sys.exit(f"--against {path}: no such file")
+    lines = path.read_text().splitlines()
+    theirs = json.loads(lines[0]) if lines else {}
+    mine = settings_line(tasks, paired)
+    for key in ("options", "paired"):
+        if theirs.get(key) != mine.get(key):
+            sys.exit(f"--against {path}: its games were played with other {key}")
+    if not isinstance(theirs.get("specs"), list) or theirs["specs"][1:] != mine["specs"][1:]:
+        sys.exit(f"--against {path}: its games were played against other opponents")
+    return [Result(**json.loads(line)["result"]) for line in lines[1:]]
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -141,7 +265,7 @@ def settings_line(tasks: list[Task], paired: bool) -> dict[str, object]:
 
 
 def played_to_json(game: Played) -> dict[str, object]:
-    return {"result": game.result.to_json(), "searches": game.searches}
+    return {"result": game.result.to_json(), "searches": game.searches, "farms": game.farms}
 
 
 def load_saved(save: Path, tasks: list[Task], paired: bool) -> list[Played]:
@@ -160,7 +284,14 @@ def load_saved(save: Path, tasks: list[Task], paired: bool) -> list[Played]:
         data = json.loads(line)
         result = Result(**data["result"])
         if result.index in indices:
-            played.append(Played(result, [(s, n) for s, n in data["searches"]]))
+            farms = data.get("farms")
+            played.append(
+                Played(
+                    result,
+                    [(s, n) for s, n in data["searches"]],
+                    None if farms is None else [(f, p) for f, p in farms],
+                )
+            )
     return played
 
 
@@ -184,6 +315,11 @@ def main() -> int:
         type=Path,
         help="append each finished game to this JSON-lines file; the same command resumes from it",
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another --save file of the same opponents and seeds: report the paired difference",
+    )
     add_game_options(parser, players=False)
     args = parser.parse_args()
     specs = [check_bot_spec(args.expert)] + [
@@ -200,6 +336,7 @@ def main() -> int:
         )
         for i in range(args.games)
     ]
+    others = load_other_run(args.against, tasks, args.paired) if args.against else None
     start = time.perf_counter()
     played = run(tasks, args.jobs, args.save, args.paired)
     seconds = time.perf_counter() - start
@@ -219,6 +356,22 @@ def main() -> int:
         "seconds_p10_median_p90": [round(t, 4) for t in times],
         "playouts_p10_median_p90": list(playouts),
     }
+    farmed, tallies = farm_tallies(played, len(specs))
+    if farmed:
+        report["fields_per_game"] = {
+            "games": farmed,
+            "bots": [
+                {
+                    kind: [round(n / farmed, 2), round(points / farmed, 2)]
+                    for kind, (n, points) in asdict(tally).items()
+                }
+                for tally in tallies
+            ],
+        }
+    against = None
+    if others is not None:
+        against = paired_difference([p.result for p in played], others, len(specs))
+        report["against"] = None if against is None else asdict(against)
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -238,6 +391,25 @@ def main() -> int:
         f"{times[0]:.3f}/{times[1]:.3f}/{times[2]:.3f}; playouts {playouts[0]:.0f}/"
         f"{playouts[1]:.0f}/{playouts[2]:.0f}"
     )
+    if farmed:
+        print(
+            f"fields at the end, per game of {farmed} (how many, points): farmed alone; "
+            "contested and won / shared / lost (points they paid the winner)"
+        )
+        for row, tally in zip(report["bots"], tallies, strict=True):
+            alone, won, shared, lost = (
+                f"{n / farmed:.2f} ({points / farmed:.1f})" for n, points in asdict(tally).values()
+            )
+            print(f"  {row['bot']:<32} alone {alone}; won {won}, shared {shared}, lost {lost}")
+    if against is not None:
+        print(
+            f"against {args.against}, {against.games} games both played: wins {against.wins:g} "
+            f"(theirs {against.other_wins:g}), margin {against.margin_difference:+.1f} "
+            f"± {against.half_width:.1f} a game (95 %), {against.turned_into_wins} turned into "
+            f"wins, {against.turned_into_losses} into losses"
+        )
+    elif others is not None:
+        print(f"against {args.against}: fewer than 2 games both played")
     print(f"{seconds:.1f} s wall clock, --jobs {args.jobs}")
     return 0
 
