@@ -87,13 +87,26 @@ def _place_actions(pos: int) -> tuple[PlaceTile, ...]:
     return actions
 
 
-def _figure_action(figure: str, location: str) -> PlaceFigure:
+def _figure_actions_of(figure: str) -> dict[str, PlaceFigure]:
+    """Location -> the PlaceFigure action of ``figure`` there, as made so far."""
     by_location = _FIGURE_ACTIONS.get(figure)
     if by_location is None:
         by_location = _FIGURE_ACTIONS[figure] = {}
+    return by_location
+
+
+def _new_figure_action(
+    by_location: dict[str, PlaceFigure], figure: str, location: str
+) -> PlaceFigure:
+    action = by_location[location] = PlaceFigure(figure, location)
+    return action
+
+
+def _figure_action(figure: str, location: str) -> PlaceFigure:
+    by_location = _figure_actions_of(figure)
     action = by_location.get(location)
     if action is None:
-        action = by_location[location] = PlaceFigure(figure, location)
+        action = _new_figure_action(by_location, figure, location)
     return action
 
 
@@ -388,6 +401,11 @@ class Placement(Scoring):
             if supply.get(figure, 0) <= 0:
                 continue
             joins = figure in joining
+            # (the figure's actions looked up once, each spot's inline: a call per segment is
+            # an interpreted frame in the pure build)
+            by_location = _FIGURE_ACTIONS.get(figure)
+            if by_location is None:
+                by_location = _figure_actions_of(figure)
             for i, seg in enumerate(segments):
                 if seg.kind not in kinds:
                     continue
@@ -396,7 +414,11 @@ class Placement(Scoring):
                     continue
                 if checks and not self._figure_allowed(figure, feature):
                     continue
-                actions.append(_figure_action(figure, seg.location))
+                location = seg.location
+                action = by_location.get(location)
+                if action is None:
+                    action = _new_figure_action(by_location, figure, location)
+                actions.append(action)
         return actions
 
     def _figure_allowed(self, figure: str, feature: Feature) -> bool:
