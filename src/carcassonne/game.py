@@ -130,6 +130,10 @@ class Game(LookAhead):
             # Every game gets a seed, so that any game can be saved as a record and replayed.
             seed = random.SystemRandom().randrange(1 << 32)
             options = options.with_(seed=seed)
+        # What the options fix whatever the seed (checked, the expansions' classes, the figures
+        # and tiles they bring) is shared with the games before from the same options; checked
+        # first, so that absurd options (10**9 players) are refused before anything is sized
+        rules, expansions = rules_for(options, extra_expansions)
         # Every attribute is declared, typed and explained in state.py.
         self.options = options
         self.players = options.players
@@ -167,9 +171,7 @@ class Game(LookAhead):
         self._stage = _END_OF_TURN
         self.start_tile = None
 
-        # What the options fix whatever the seed (checked, the expansions' classes, the figures
-        # and tiles they bring) is shared with the games before from the same options.
-        rules, self.expansions = rules_for(options, extra_expansions)
+        self.expansions = expansions
         self.figure_kinds = rules.figure_kinds
         self.figure_strength = rules.figure_strength
         self.joining_figures = rules.joining_figures
