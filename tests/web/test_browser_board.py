@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import time
 import urllib.request
 from typing import Any
 
@@ -278,10 +279,15 @@ def test_clicking_the_placed_tile_again_turns_it_and_never_places_a_figure(
     my_turn(page)
     preview = page.locator(".tile-preview")
     page.locator('[data-square="0,1"]').click()
-    # visible, not only attached: the board draws the pending tile again as the preview answers
+    # visible, not only attached: the board draws the pending tile again as the preview answers,
+    # and a box asked for while it does so is None (the element just left the page): ask again
     expect(page.locator(".hl-pending")).to_be_visible()
     box = page.locator(".hl-pending").bounding_box()
-    assert box
+    deadline = time.monotonic() + 5
+    while box is None and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        box = page.locator(".hl-pending").bounding_box()
+    assert box, "the pending tile was never drawn"
     middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     # "Click again to rotate": a click in the middle of the tile turns it, each time, and
     # never puts a figure there.
